@@ -1,0 +1,13 @@
+export { GOALS, ASSET_TYPES, DEFAULT_GOAL, DEFAULT_ASSET_TYPE, DEMOGRAPHIC_VALUES, COPY_ALIASES, LIMITS, type Goal, type AssetType, type DemographicField } from "./vocabulary.ts";
+export { CopyContext, normalizeCopy, type NormalizedCopy } from "./common/copy-context.ts";
+export { InlineAudience, Demographics } from "./common/inline-audience.ts";
+export { isAcceptedImageUrl } from "./common/image-url.ts";
+export { AssetInput, RankRequest, type RankRequestInput } from "./rank/rank-request.ts";
+export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement } from "./rank/rank-response.ts";
+export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwise-request.ts";
+export { PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, PairStatus } from "./pairwise/pairwise-response.ts";
+export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/audiences.ts";
+export { ErrorResponse, RateLimitedResponse } from "./errors/error-response.ts";
+export { validationError, badRequest, parseWith, type HttpError } from "./errors/validation-error.ts";
+export { formatFieldPath } from "./errors/field-path.ts";
+export { buildOpenApiDocument } from "./openapi/document.ts";

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { CreateAudienceRequest, AudienceList, SavedAudience } from "../audiences/audiences.ts";
+import { CopyContext } from "../common/copy-context.ts";
+import { Demographics, InlineAudience } from "../common/inline-audience.ts";
+import { ErrorResponse, RateLimitedResponse } from "../errors/error-response.ts";
+import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwise-request.ts";
+import { PairwiseResponse, PairwiseResult, PairwiseSummary, PairwiseVote } from "../pairwise/pairwise-response.ts";
+import { AssetInput, RankRequest } from "../rank/rank-request.ts";
+import { ClosePairRefinement, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
+
+type Meta = { id: string };
+type JsonSchema = Record<string, unknown>;
+
+// Requests are documented as clients send them (defaults optional, aliases accepted);
+// responses as the service returns them. Shared parts are named in both.
+const requests = z.registry<Meta>();
+for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext, InlineAudience, Demographics, PairwiseRequest, PairwisePair, PairwiseAsset, CreateAudienceRequest })) {
+  requests.add(schema, { id });
+}
+const responses = z.registry<Meta>();
+for (const [id, schema] of Object.entries({
+  RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement,
+  PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse,
+})) {
+  responses.add(schema, { id });
+}
+
+const uri = (id: string) => `#/components/schemas/${id}`;
+
+/** Named component schemas in JSON Schema 2020-12, the dialect of OpenAPI 3.1. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  const strip = (schemas: Record<string, JsonSchema>) =>
+    Object.fromEntries(Object.entries(schemas).map(([id, s]) => {
+      const { $schema: _s, $id: _i, id: _id, ...rest } = s;
+      return [id, rest];
+    }));
+  const input = z.toJSONSchema(requests, { target: "draft-2020-12", io: "input", uri, unrepresentable: "any" }).schemas as Record<string, JsonSchema>;
+  const output = z.toJSONSchema(responses, { target: "draft-2020-12", io: "output", uri, unrepresentable: "any" }).schemas as Record<string, JsonSchema>;
+  return { ...strip(input), ...strip(output) };
+}

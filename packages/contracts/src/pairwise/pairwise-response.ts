@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+export const PairwiseVote = z.object({
+  voterId: z.string(),
+  order: z.enum(["ab", "ba"]).meta({ description: "The presentation order shown to that voter." }),
+  winnerId: z.string().meta({ description: "Empty when the vote is invalid (valid: false)." }),
+  loserId: z.string().meta({ description: "Empty when the vote is invalid (valid: false)." }),
+  response: z.string().meta({ description: "The raw model response; empty when the model call failed." }),
+  valid: z.boolean().optional().meta({ description: "False when the answer named no image clearly or the model call failed; such a vote is returned but not counted." }),
+  invalidReason: z.string().optional(),
+});
+
+export const PairStatus = z.enum(["done", "partial", "error"]);
+
+export const PairwiseResult = z.object({
+  pairId: z.string(),
+  aId: z.string(),
+  bId: z.string(),
+  status: PairStatus.meta({ description: "done: a completed five-voter panel (billed); partial and error are not billed." }),
+  votes: z.array(PairwiseVote),
+  winnerId: z.string().optional(),
+  votesFor: z.int().optional(),
+  votesTotal: z.int().optional(),
+  winRate: z.number().optional(),
+  consistency: z.number().optional(),
+  error: z.string().optional(),
+});
+
+export const PairwiseSummary = z.object({
+  goal: z.string(),
+  platform: z.string().nullable(),
+  audience: z.string(),
+  model: z.string(),
+  panel_size: z.literal(5),
+  pairs_requested: z.int(),
+  pairs_completed: z.int(),
+  pairs_failed: z.int(),
+  valid_votes: z.int(),
+  pairwise_evaluations: z.int(),
+  credits_used: z.int(),
+  credits_remaining: z.int().nullable(),
+});
+
+export const PairwiseResponse = z.object({
+  request_id: z.uuid(),
+  pairs: z.array(PairwiseResult),
+  summary: PairwiseSummary,
+});
+export type PairwiseResponse = z.output<typeof PairwiseResponse>;

@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+const Score = z.number().min(1).max(5);
+
+export const PanelOutcome = z.object({
+  winnerAssetId: z.string(),
+  loserAssetId: z.string(),
+  flipped: z.boolean().meta({ description: "True when the panel reversed the original order." }),
+  votesFor: z.int(),
+  votesTotal: z.int(),
+  consistency: z.number(),
+});
+
+export const ConfidenceDetails = z.object({
+  entropy: z.number().meta({ description: "Spread of the response distribution (0..1); higher means less decided." }),
+  top_margin: z.number().meta({ description: "Distance between the leading response bucket and the next." }),
+  sample_std_dev: z.number().meta({ description: "Standard deviation across the three repetitions." }),
+  repetition_count: z.literal(3),
+  generator_sample_count: z.literal(6),
+});
+
+export const ScoreDetails = z.object({
+  probabilities: z.array(z.number()).length(5),
+  similarities: z.array(z.number()).length(5),
+  repetitionCount: z.literal(3),
+  generatorSampleCount: z.literal(6),
+  repetitionScores: z.array(z.number()).length(3),
+  repetitionScoreRange: z.number(),
+});
+
+export const ScoreLayerName = z.enum(["image-only", "copy-only", "full-ad-package"]);
+export const ConfidenceLabel = z.enum(["high", "medium", "low"]);
+
+/** Clients must accept unknown keys here (Versioning 3). */
+export const RankedAsset = z.looseObject({
+  rank: z.int().min(1),
+  asset_url: z.string(),
+  asset_id: z.string().nullable(),
+  score: Score.meta({ description: "Final score after any close-pair refinement." }),
+  score_before_refine: z.number(),
+  score_layer: ScoreLayerName,
+  asset_type: z.string(),
+  copy_context_included: z.boolean(),
+  image_only_score: z.number().nullable().optional().meta({ description: "Image-only ablation score; equals score for image-only assets; absent when the ablation failed." }),
+  copy_lift: z.number().nullable().optional().meta({ description: "score minus image_only_score when copy_context is present; absent when the ablation failed; 0 for image-only assets." }),
+  rationale: z.string(),
+  product_read: z.string(),
+  confidence: ConfidenceLabel,
+  panel_outcome: PanelOutcome.nullable(),
+  confidence_details: ConfidenceDetails,
+  details: ScoreDetails,
+});
+export type RankedAsset = z.output<typeof RankedAsset>;
+
+export const RankAssetError = z.object({
+  asset_url: z.string(),
+  asset_id: z.string().nullable(),
+  error: z.string(),
+});
+
+export const ClosePairRefinement = z.object({
+  enabled: z.boolean(),
+  pairs_evaluated: z.int(),
+  results: z.array(z.looseObject({})).meta({ description: "One raw result per refined pair: its five votes, tally, gap and whether it flipped the order." }),
+  error: z.string().optional().meta({ description: "Present when refinement was asked for but could not run; scores are then raw." }),
+});
+
+/** Clients must accept unknown keys here (Versioning 3). */
+export const RankSummary = z.looseObject({
+  goal: z.string(),
+  asset_type: z.string(),
+  platform: z.string().nullable(),
+  audience: z.string().meta({ description: "Audience name." }),
+  assets_ranked: z.int(),
+  assets_failed: z.int(),
+  scoring_evaluations: z.int().meta({ description: "Successful evaluations billed and counted against the rate limit." }),
+  repetitions_per_evaluation: z.literal(3),
+  generator_samples_per_evaluation: z.literal(6),
+  close_pair_refinement: ClosePairRefinement,
+  credits_used: z.int(),
+  credits_remaining: z.int().nullable(),
+  ad_rankings_used: z.int().optional(),
+  ad_rankings_remaining: z.int().optional(),
+});
+
+export const RankResponse = z.object({
+  request_id: z.uuid(),
+  ranked: z.array(RankedAsset).meta({ description: "Sorted by final score, descending." }),
+  errors: z.array(RankAssetError),
+  summary: RankSummary,
+});
+export type RankResponse = z.output<typeof RankResponse>;

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { buildOpenApiDocument, PairwiseResponse, RankResponse } from "../src/index.ts";
+import { fullPairwiseResponse, fullRankResponse } from "./fixtures/responses.ts";
+
+type Doc = {
+  openapi: string;
+  info: { version: string };
+  security: unknown[];
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; scheme: string }> };
+};
+const doc = buildOpenApiDocument() as unknown as Doc;
+
+/** A validator over the document's own component schemas, as a client generator would use them. */
+function schemaValidator(name: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: "doc", components: doc.components }, "doc");
+  const validateFn = ajv.compile({ $ref: `doc#/components/schemas/${name}` });
+  return (value: unknown) => {
+    const ok = validateFn(value);
+    return { ok, errors: JSON.stringify(validateFn.errors) };
+  };
+}
+
+describe("the OpenAPI document", () => {
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe("1.1.0");
+  });
+
+  it("names the operations and documents every status of the spec", () => {
+    const rank = doc.paths["/api/v1/rank"]!.post!;
+    const pairwise = doc.paths["/api/v1/pairwise"]!.post!;
+    expect(rank.operationId).toBe("rankAssets");
+    expect(pairwise.operationId).toBe("compareCreativePairs");
+    expect(Object.keys(rank.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "402", "404", "422", "429", "500"]));
+    expect(Object.keys(pairwise.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "402", "404", "422", "429", "500", "503"]));
+    expect(doc.paths["/api/v1/audiences"]!.get!.operationId).toBe("listAudiences");
+    expect(doc.paths["/api/v1/audiences"]!.post!.operationId).toBe("createAudience");
+  });
+
+  it("declares the headers and bearer security", () => {
+    const rank200 = doc.paths["/api/v1/rank"]!.post!.responses["200"]!;
+    expect(Object.keys(rank200.headers!)).toEqual(expect.arrayContaining(["X-Request-Id", "X-RateLimit-Remaining"]));
+    expect(Object.keys(doc.paths["/api/v1/rank"]!.post!.responses["429"]!.headers!)).toContain("Retry-After");
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("has named component schemas for every resource of the spec", () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining([
+        "RankRequest", "AssetInput", "CopyContext", "InlineAudience", "RankResponse", "RankedAsset", "PanelOutcome", "ConfidenceDetails", "ScoreDetails",
+        "RankAssetError", "RankSummary", "PairwiseRequest", "PairwiseResponse", "PairwiseResult", "PairwiseVote", "PairwiseSummary", "ErrorResponse", "RateLimitedResponse",
+      ]),
+    );
+  });
+
+  it("accepts a rank response that uses every response field, with unknown keys where clients must accept them", () => {
+    const body = fullRankResponse();
+    expect(RankResponse.safeParse(body).success).toBe(true);
+    const check = schemaValidator("RankResponse")(body);
+    expect(check.ok, check.errors).toBe(true);
+  });
+
+  it("refuses a rank response that breaks the contract", () => {
+    const body = fullRankResponse();
+    (body.ranked[0] as Record<string, unknown>).score = 7;
+    expect(schemaValidator("RankResponse")(body).ok).toBe(false);
+    const noSummary: Record<string, unknown> = fullRankResponse();
+    delete noSummary.summary;
+    expect(schemaValidator("RankResponse")(noSummary).ok).toBe(false);
+  });
+
+  it("accepts a pairwise response that uses every response field", () => {
+    const body = fullPairwiseResponse();
+    expect(PairwiseResponse.safeParse(body).success).toBe(true);
+    const check = schemaValidator("PairwiseResponse")(body);
+    expect(check.ok, check.errors).toBe(true);
+  });
+
+  it("documents requests as clients send them: a request with every field validates", () => {
+    const check = schemaValidator("RankRequest")({
+      assets: [{ url: "https://cdn.example.com/a.png", id: "a", asset_type: "Logo", copy_context: { headline: "Hi", extra: "x" } }],
+      audience: { name: "x", description: "y", demographics: { ageRange: "18-24", other: "z" } },
+      goal: "open-rate", asset_type: "Email Header", platform: "google", campaign_type: "shorts", refine_close_pairs: true,
+    });
+    expect(check.ok, check.errors).toBe(true);
+    expect(schemaValidator("RankRequest")({ assets: [{ url: "https://x.example/a.png", extra: 1 }], audience_id: "a" }).ok).toBe(false);
+  });
+
+  it("is deterministic", () => {
+    expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(buildOpenApiDocument()));
+  });
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * Parses the environment once at start-up. A bad value stops the process with one line per
+ * problem naming the variable, instead of failing later inside a request.
+ */
+export function loadConfig<T extends z.ZodType>(schema: T, env: Record<string, string | undefined> = process.env): z.infer<T> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+  throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Shared variables every service reads. */
+export const BaseEnv = z.object({
+  NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/test"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+/** `"true"`/`"1"` style flags from the environment. */
+export const envFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("false")
+  .transform((v) => v === "true" || v === "1");
+
+/** An integer from the environment with bounds. */
+export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def);
+
+/** Variables of every worker service: the NATS namespace and the health/metrics listener. */
+export const WorkerEnv = BaseEnv.extend({
+  ADRANK_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(""),
+  /** Port of /healthz, /readyz and /metrics (0 serves none). */
+  HEALTH_PORT: envInt(0, 0, 65535),
+  HEALTH_HOST: z.string().default("0.0.0.0"),
+});

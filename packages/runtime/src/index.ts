@@ -1,0 +1,5 @@
+export { loadConfig, ConfigError, BaseEnv, WorkerEnv, envFlag, envInt } from "./config.ts";
+export { createLogger, REDACTED_PATHS, type Logger } from "./logger.ts";
+export { onShutdown } from "./shutdown.ts";
+export { serveHealth, type HealthChecks } from "./health-server.ts";
+export { startDeadline } from "./deadline.ts";
