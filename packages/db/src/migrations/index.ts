@@ -1,0 +1,15 @@
+import type { Migration } from "kysely/migration";
+import * as accounts from "./2026_11_22_10_accounts.ts";
+import * as ledgerProjection from "./2026_11_23_01_ledger_projection.ts";
+import * as dashboardUsers from "./2026_11_23_20_dashboard_users.ts";
+
+/**
+ * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
+ * applied migration is missing from this list, so a migration once shipped is never renamed.
+ * Add a migration as a new file and a new entry here.
+ */
+export const migrations: Record<string, Migration> = {
+  "2026_11_22_10_accounts": accounts,
+  "2026_11_23_01_ledger_projection": ledgerProjection,
+  "2026_11_23_20_dashboard_users": dashboardUsers,
+};

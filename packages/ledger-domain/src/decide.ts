@@ -1,0 +1,138 @@
+import { closedGet } from "./closed-index.ts";
+import { USAGE_KINDS, type LedgerEvent, type UsageKind } from "./events.ts";
+import { MAX_CREDITS_PER_GRANT, RATE_LIMITS } from "./limits.ts";
+import { availableCredits } from "./queries.ts";
+import type { Rejection } from "./rejections.ts";
+import type { AccountState } from "./state.ts";
+import { windowKey, windowVerdict } from "./window.ts";
+
+export interface GrantCredits {
+  type: "GrantCredits";
+  grantId: string;
+  credits: number;
+  reason?: string;
+}
+
+export interface ReserveUsage {
+  type: "ReserveUsage";
+  /** The API request id: one reservation per request. */
+  reservationId: string;
+  keyId: string;
+  kind: UsageKind;
+  units: number;
+}
+
+export interface SettleUsage {
+  type: "SettleUsage";
+  reservationId: string;
+  /** Successful evaluations (or completed panels); the rest of the reservation is released. */
+  unitsUsed: number;
+}
+
+export interface ExpireReservation {
+  type: "ExpireReservation";
+  reservationId: string;
+}
+
+export type LedgerCommand = GrantCredits | ReserveUsage | SettleUsage | ExpireReservation;
+export type LedgerCommandType = LedgerCommand["type"];
+
+export type Decision = { events: LedgerEvent[] } | { rejection: Rejection };
+
+/**
+ * Decides one command against an account's state at `now` (epoch ms). Pure: the clock and
+ * the ids come in; nothing is read or changed.
+ *
+ * @example
+ * const d = decide({ type: "GrantCredits", grantId: "g1", credits: 100 }, initialState(), Date.now());
+ * if ("events" in d) state = d.events.reduce(evolve, state);
+ */
+export function decide(command: LedgerCommand, state: AccountState, now: number): Decision {
+  switch (command.type) {
+    case "GrantCredits":
+      return grant(command, state, now);
+    case "ReserveUsage":
+      return reserve(command, state, now);
+    case "SettleUsage":
+      return settle(command, state, now);
+    case "ExpireReservation":
+      return expire(command, state, now);
+    default: {
+      const unknown: never = command;
+      return invalid(`unknown command ${JSON.stringify((unknown as { type?: unknown }).type)}`);
+    }
+  }
+}
+
+const invalid = (reason: string): Decision => ({ rejection: { type: "InvalidCommand", reason } });
+const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0;
+const isCount = (v: unknown, min: number, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+
+function grant(c: GrantCredits, state: AccountState, now: number): Decision {
+  if (!isId(c.grantId)) return invalid("grantId must be a non-empty string");
+  if (!isCount(c.credits, 1, MAX_CREDITS_PER_GRANT)) return invalid(`credits must be an integer from 1 to ${MAX_CREDITS_PER_GRANT}`);
+  const earlier = state.grants.get(c.grantId);
+  if (earlier !== undefined) return { rejection: { type: "DuplicateGrant", grantId: c.grantId, credits: earlier } };
+  return { events: [{ type: "CreditsGranted", grantId: c.grantId, credits: c.credits, ...(c.reason ? { reason: c.reason } : {}), at: now }] };
+}
+
+function reserve(c: ReserveUsage, state: AccountState, now: number): Decision {
+  if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
+  if (!isId(c.keyId)) return invalid("keyId must be a non-empty string");
+  if (!USAGE_KINDS.includes(c.kind)) return invalid(`kind must be one of ${USAGE_KINDS.join(", ")}`);
+  const limit = RATE_LIMITS[c.kind];
+  // More units than the window holds could never be admitted: that is a malformed request, not a 429.
+  if (!isCount(c.units, 1, limit)) return invalid(`units must be an integer from 1 to ${limit}`);
+
+  const open = state.open.get(c.reservationId);
+  const closed = open ? undefined : closedGet(state.closed, c.reservationId);
+  if (open || closed) return { rejection: { type: "DuplicateReservation", reservationId: c.reservationId, status: open ? "open" : closed!.status } };
+
+  // Credits before the window: a 402 does not go away by waiting, a 429 does.
+  const available = availableCredits(state);
+  if (available < c.units) return { rejection: { type: "InsufficientCredits", available: Math.max(0, available), required: c.units } };
+
+  const verdict = windowVerdict(state.windows.get(windowKey(c.kind, c.keyId)), c.units, limit, now);
+  if (verdict.fitsAt !== null) {
+    return {
+      rejection: {
+        type: "RateLimited",
+        kind: c.kind,
+        limit,
+        retryAfter: Math.max(1, Math.ceil((verdict.fitsAt - now) / 1_000)),
+        resetAt: Math.ceil(verdict.fitsAt / 1_000),
+        remaining: Math.max(0, limit - verdict.counted),
+      },
+    };
+  }
+  return { events: [{ type: "UsageReserved", reservationId: c.reservationId, keyId: c.keyId, kind: c.kind, units: c.units, at: now }] };
+}
+
+function settle(c: SettleUsage, state: AccountState, now: number): Decision {
+  if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
+  if (!isCount(c.unitsUsed, 0, Number.MAX_SAFE_INTEGER)) return invalid("unitsUsed must be an integer >= 0");
+  const r = state.open.get(c.reservationId);
+  if (r) {
+    if (c.unitsUsed > r.units) return { rejection: { type: "SettleExceedsReservation", reservationId: r.reservationId, reserved: r.units, unitsUsed: c.unitsUsed } };
+    return {
+      events: [
+        { type: "UsageSettled", reservationId: r.reservationId, keyId: r.keyId, kind: r.kind, unitsReserved: r.units, unitsUsed: c.unitsUsed, reservedAt: r.reservedAt, at: now },
+      ],
+    };
+  }
+  const closed = closedGet(state.closed, c.reservationId);
+  if (closed?.status === "settled") return { rejection: { type: "AlreadySettled", reservationId: c.reservationId, unitsUsed: closed.unitsUsed } };
+  if (closed?.status === "expired") return { rejection: { type: "ReservationAlreadyExpired", reservationId: c.reservationId, expiredAt: closed.closedAt } };
+  return { rejection: { type: "UnknownReservation", reservationId: c.reservationId } };
+}
+
+function expire(c: ExpireReservation, state: AccountState, now: number): Decision {
+  if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
+  const r = state.open.get(c.reservationId);
+  if (r) {
+    return { events: [{ type: "ReservationExpired", reservationId: r.reservationId, keyId: r.keyId, kind: r.kind, unitsReserved: r.units, reservedAt: r.reservedAt, at: now }] };
+  }
+  const closed = closedGet(state.closed, c.reservationId);
+  if (closed) return { rejection: { type: "ReservationClosed", reservationId: c.reservationId, status: closed.status } };
+  return { rejection: { type: "UnknownReservation", reservationId: c.reservationId } };
+}

@@ -1,0 +1,52 @@
+/** What a reservation is for: scoring evaluations or pairwise panels, each with its own rate window. */
+export type UsageKind = "scoring" | "pairwise";
+export const USAGE_KINDS: readonly UsageKind[] = ["scoring", "pairwise"];
+
+/**
+ * The facts of one account's ledger, in the order of its subject on the LEDGER stream.
+ * Every event carries `at` (epoch ms, from the `now` given to `decide`) and enough data to be
+ * projected without the account's state.
+ */
+export interface CreditsGranted {
+  type: "CreditsGranted";
+  grantId: string;
+  credits: number;
+  reason?: string;
+  at: number;
+}
+
+export interface UsageReserved {
+  type: "UsageReserved";
+  reservationId: string;
+  keyId: string;
+  kind: UsageKind;
+  units: number;
+  at: number;
+}
+
+export interface UsageSettled {
+  type: "UsageSettled";
+  reservationId: string;
+  keyId: string;
+  kind: UsageKind;
+  /** The units the reservation held; `unitsUsed` of them are charged, the rest released. */
+  unitsReserved: number;
+  unitsUsed: number;
+  reservedAt: number;
+  at: number;
+}
+
+export interface ReservationExpired {
+  type: "ReservationExpired";
+  reservationId: string;
+  keyId: string;
+  kind: UsageKind;
+  /** Released in full: an expired reservation charges nothing. */
+  unitsReserved: number;
+  reservedAt: number;
+  at: number;
+}
+
+export type LedgerEvent = CreditsGranted | UsageReserved | UsageSettled | ReservationExpired;
+export type LedgerEventType = LedgerEvent["type"];
+export const LEDGER_EVENT_TYPES: readonly LedgerEventType[] = ["CreditsGranted", "UsageReserved", "UsageSettled", "ReservationExpired"];

@@ -1,0 +1,25 @@
+import type { UsageKind } from "./events.ts";
+
+/** Length of the trailing rate window. A unit reserved at t counts for now in [t, t + WINDOW_MS). */
+export const WINDOW_MS = 60_000;
+
+/** Units one API key may have counted in any trailing window, per kind (DESIGN.md, "Contract decisions"). */
+export const RATE_LIMITS: Readonly<Record<UsageKind, number>> = { scoring: 60, pairwise: 60 };
+
+/**
+ * Window entries are dropped once they are this much older than the newest event of the
+ * account. The slack above WINDOW_MS keeps an entry while a replica whose clock lags the
+ * writer's by up to 5 s may still count it.
+ */
+export const WINDOW_RETENTION_MS = WINDOW_MS + 5_000;
+
+/**
+ * How long a closed (settled or expired) reservation is remembered, so that a late retry of
+ * a settle answers AlreadySettled instead of UnknownReservation. Beyond this (event time) a
+ * settle of that id is UnknownReservation and its id could be reserved again: request ids
+ * are uuids, so only a client retrying a day later could notice.
+ */
+export const CLOSED_RESERVATION_MEMORY_MS = 24 * 60 * 60 * 1_000;
+
+/** Upper bound of one command's units: larger numbers are certainly a caller bug. */
+export const MAX_CREDITS_PER_GRANT = 1_000_000_000;

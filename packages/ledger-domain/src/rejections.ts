@@ -1,0 +1,90 @@
+import type { UsageKind } from "./events.ts";
+
+/**
+ * Why a command changed nothing. Rejections are values, never exceptions, so that every edge
+ * (RPC reply, HTTP status) maps them in one exhaustive switch.
+ */
+export interface InsufficientCredits {
+  type: "InsufficientCredits";
+  available: number;
+  required: number;
+}
+
+export interface RateLimited {
+  type: "RateLimited";
+  kind: UsageKind;
+  limit: number;
+  /** Whole seconds (>= 1) until enough units age out for this request to fit. */
+  retryAfter: number;
+  /** That moment as Unix epoch seconds (rounded up). */
+  resetAt: number;
+  /** Units still free in the window now (the request needs more). */
+  remaining: number;
+}
+
+/** The reservation was settled before; a retried settle with the same units may be treated as success. */
+export interface AlreadySettled {
+  type: "AlreadySettled";
+  reservationId: string;
+  unitsUsed: number;
+}
+
+export interface UnknownReservation {
+  type: "UnknownReservation";
+  reservationId: string;
+}
+
+/** The reservation expired (its credits were released) before this settle arrived. */
+export interface ReservationAlreadyExpired {
+  type: "ReservationAlreadyExpired";
+  reservationId: string;
+  expiredAt: number;
+}
+
+export interface SettleExceedsReservation {
+  type: "SettleExceedsReservation";
+  reservationId: string;
+  reserved: number;
+  unitsUsed: number;
+}
+
+/** A reservation with this id exists already (reservation ids are request ids: one per request). */
+export interface DuplicateReservation {
+  type: "DuplicateReservation";
+  reservationId: string;
+  status: "open" | "settled" | "expired";
+}
+
+/** Expiring a reservation that is already settled or expired. */
+export interface ReservationClosed {
+  type: "ReservationClosed";
+  reservationId: string;
+  status: "settled" | "expired";
+}
+
+/** The grant was applied before; a retried grant with the same credits may be treated as success. */
+export interface DuplicateGrant {
+  type: "DuplicateGrant";
+  grantId: string;
+  credits: number;
+}
+
+/** The command itself is malformed (e.g. units not a positive integer, or above the window limit). */
+export interface InvalidCommand {
+  type: "InvalidCommand";
+  reason: string;
+}
+
+export type Rejection =
+  | InsufficientCredits
+  | RateLimited
+  | AlreadySettled
+  | UnknownReservation
+  | ReservationAlreadyExpired
+  | SettleExceedsReservation
+  | DuplicateReservation
+  | ReservationClosed
+  | DuplicateGrant
+  | InvalidCommand;
+
+export type RejectionType = Rejection["type"];

@@ -1,0 +1,189 @@
+import { startDeadline } from "@adrank/runtime";
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { z } from "zod";
+import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
+import { ensureStream } from "./ensure-stream.ts";
+import { encodeJson } from "./rpc-envelope.ts";
+import type { JobKind } from "./job-kind.ts";
+import type { Topology } from "./topology.ts";
+
+const NANOS_PER_MS = 1_000_000;
+
+/** The smallest logger the worker needs; a pino logger fits. */
+export interface WorkerLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface Reply {
+  subject: string;
+  payload: unknown;
+}
+
+export interface JobContext {
+  /** Aborts at the job's deadline and when the worker stops hard. */
+  signal: AbortSignal;
+  deliveryCount: number;
+  headers: JsMsg["headers"];
+}
+
+export interface JobWorkerOptions<J> {
+  nc: NatsConnection;
+  topo: Topology;
+  kind: JobKind;
+  /** Durable consumer base name, e.g. "scorer"; namespaced through the topology. */
+  service: string;
+  schema: z.ZodType<J>;
+  /** Jobs one process works on at once; each loop pulls a message only when it is free. */
+  concurrency: number;
+  ackWaitMs: number;
+  maxDeliver: number;
+  logger: WorkerLogger;
+  deadlineOf(job: J): number;
+  /** Does the work; returns the reply to publish. The message is acked after the reply is flushed. */
+  handle(job: J, ctx: JobContext): Promise<Reply>;
+  /** The reply for a job whose last delivery threw: the requester learns it failed instead of timing out. */
+  onExhausted(job: J, err: unknown): Reply;
+  now?: () => number;
+}
+
+export interface JobWorker {
+  /** Stops pulling, lets jobs in hand finish (they are acked), then resolves. */
+  stop(): Promise<void>;
+  inFlight(): number;
+  /** Jobs of this kind waiting for any worker plus those handed out and not yet acked. */
+  backlog(): Promise<number>;
+}
+
+/**
+ * Runs `concurrency` pull loops on a durable JetStream consumer. Explicit acks with
+ * in-progress signals keep a long model call from being redelivered; a worker that dies
+ * stops signalling and its job goes to another worker after `ackWaitMs`.
+ */
+export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobWorker> {
+  const { nc, topo, kind, logger } = opts;
+  const now = opts.now ?? Date.now;
+  const jsm = await jetstreamManager(nc);
+  await ensureStream(jsm, topo.streams.jobs);
+  const durable = topo.consumer(opts.service);
+  const config = {
+    durable_name: durable,
+    filter_subject: topo.jobs[kind],
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: opts.ackWaitMs * NANOS_PER_MS,
+    max_deliver: opts.maxDeliver,
+    max_ack_pending: 10_000,
+  };
+  try {
+    await jsm.consumers.add(topo.streams.jobs.name, config);
+  } catch (err) {
+    // Another replica created it first, possibly with older settings: bring it up to date.
+    if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
+    const { durable_name: _d, filter_subject: _f, deliver_policy: _p, ack_policy: _a, ...updatable } = config;
+    await jsm.consumers.update(topo.streams.jobs.name, durable, updatable);
+  }
+  const consumer = await jetstream(nc).consumers.get(topo.streams.jobs.name, durable);
+
+  let stopping = false;
+  let busy = 0;
+  const hardStop = new AbortController();
+
+  const process = async (msg: JsMsg): Promise<void> => {
+    const deliveryCount = msg.info.deliveryCount;
+    let job: J;
+    try {
+      job = opts.schema.parse(JSON.parse(msg.string()));
+    } catch (err) {
+      logger.error({ err, subject: msg.subject, seq: msg.seq }, "malformed job: terminated");
+      msg.term("malformed job");
+      return;
+    }
+    const deadline = opts.deadlineOf(job);
+    const remaining = deadline - now();
+    if (remaining <= 0) {
+      logger.warn({ seq: msg.seq, lateByMs: -remaining }, "job past its deadline: dropped");
+      msg.term("deadline passed");
+      return;
+    }
+    const progress = setInterval(() => msg.working(), Math.max(250, Math.floor(opts.ackWaitMs / 3)));
+    const jobDeadline = startDeadline(remaining);
+    const deadlineReached = jobDeadline.signal;
+    const signal = AbortSignal.any([deadlineReached, hardStop.signal]);
+    try {
+      let reply: Reply;
+      try {
+        reply = await inSpan(
+          `${kind} job`,
+          {
+            kind: SpanKind.CONSUMER,
+            parent: extractTraceContext(msg.headers),
+            attributes: { "messaging.system": "nats", "messaging.destination.name": msg.subject, "messaging.consumer.group.name": durable, "adrank.delivery": deliveryCount, "adrank.service": opts.service },
+          },
+          () => opts.handle(job, { signal, deliveryCount, headers: msg.headers }),
+        );
+      } catch (err) {
+        if (deadlineReached.aborted || now() >= deadline) {
+          // Whoever waited has answered "time limit" already; a late failure reply would
+          // race that answer and could replace it with a less true reason.
+          logger.warn({ seq: msg.seq, deliveryCount }, "job ran past its deadline: no reply");
+          msg.term("deadline passed");
+          return;
+        }
+        if (deliveryCount < opts.maxDeliver && !signal.aborted) {
+          logger.warn({ err, seq: msg.seq, deliveryCount }, "job failed: will be retried");
+          msg.nak(1_000);
+          return;
+        }
+        logger.error({ err, seq: msg.seq, deliveryCount }, "job failed on its last delivery");
+        reply = opts.onExhausted(job, err);
+      }
+      nc.publish(reply.subject, encodeJson(reply.payload));
+      // The reply must have reached the server before the job leaves the queue.
+      await nc.flush();
+      msg.ack();
+    } finally {
+      clearInterval(progress);
+      jobDeadline.clear();
+    }
+  };
+
+  const loop = async (): Promise<void> => {
+    while (!stopping) {
+      let msg: JsMsg | null;
+      try {
+        msg = await consumer.next({ expires: 2_000 });
+      } catch (err) {
+        if (stopping) break;
+        logger.warn({ err }, "pulling a job failed: retrying");
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (!msg) continue;
+      busy++;
+      try {
+        await process(msg);
+      } catch (err) {
+        logger.error({ err, seq: msg.seq }, "job could not be answered");
+      } finally {
+        busy--;
+      }
+    }
+  };
+  const loops = Array.from({ length: Math.max(1, opts.concurrency) }, loop);
+  logger.info({ durable, kind, concurrency: opts.concurrency }, "job worker started");
+
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.allSettled(loops);
+    },
+    inFlight: () => busy,
+    async backlog(): Promise<number> {
+      const info = await jsm.consumers.info(topo.streams.jobs.name, durable);
+      return info.num_pending + info.num_ack_pending;
+    },
+  };
+}

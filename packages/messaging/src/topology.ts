@@ -1,0 +1,81 @@
+import { RetentionPolicy, StorageType, DiscardPolicy, type StreamConfig } from "@nats-io/jetstream";
+
+const NANOS_PER_SECOND = 1_000_000_000;
+
+export type StreamSpec = Partial<StreamConfig> & { name: string; subjects: string[] };
+
+/**
+ * Every subject, stream and bucket name of the system, derived from one namespace so that
+ * services cannot drift apart and several deployments (or concurrent test runs) can share a
+ * NATS server without seeing each other's messages. The empty namespace gives the plain
+ * names of the design (`jobs.score`, stream `JOBS`, …).
+ */
+export interface Topology {
+  namespace: string;
+  jobs: { score: string; vote: string; refine: string };
+  /** Workers reply on plain NATS subjects; the gateway subscribes to the wildcard before publishing. */
+  result(requestId: string, jobId: string): string;
+  resultsWildcard(requestId: string): string;
+  ledgerAccount(accountId: string): string;
+  ledgerAccountWildcard: string;
+  /** Request-reply subjects the ledger answers, in queue group `ledgerQueue`. */
+  ledgerRpc: { reserve: string; settle: string; grant: string; balance: string };
+  ledgerQueue: string;
+  streams: { jobs: StreamSpec; ledger: StreamSpec };
+  imageBucket: string;
+  /** Durable consumer name of a service on a stream. */
+  consumer(service: string): string;
+  /** Request-reply subject on which a worker service says it is running (see presence.ts). */
+  presence(service: string): string;
+}
+
+export function topology(namespace = ""): Topology {
+  if (namespace !== "") assertSubjectToken(namespace);
+  const s = (subject: string) => (namespace ? `${namespace}.${subject}` : subject);
+  const n = (name: string) => (namespace ? `${namespace}_${name}` : name);
+  return {
+    namespace,
+    jobs: { score: s("jobs.score"), vote: s("jobs.vote"), refine: s("jobs.refine") },
+    result: (requestId, jobId) => s(`results.${assertSubjectToken(requestId)}.${assertSubjectToken(jobId)}`),
+    resultsWildcard: (requestId) => s(`results.${assertSubjectToken(requestId)}.>`),
+    ledgerAccount: (accountId) => s(`ledger.acct.${assertSubjectToken(accountId)}`),
+    ledgerAccountWildcard: s("ledger.acct.>"),
+    ledgerRpc: { reserve: s("svc.ledger.reserve"), settle: s("svc.ledger.settle"), grant: s("svc.ledger.grant"), balance: s("svc.ledger.balance") },
+    ledgerQueue: n("ledger"),
+    streams: {
+      // Work queue of every job kind: a message is removed once a worker acks it.
+      jobs: {
+        name: n("JOBS"),
+        subjects: [s("jobs.>")],
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.File,
+        discard: DiscardPolicy.Old,
+        // A job older than the 120 s request limit (plus slack) is of no use to anyone.
+        max_age: 300 * NANOS_PER_SECOND,
+        duplicate_window: 120 * NANOS_PER_SECOND,
+      },
+      // The ledger's event log: never discarded by age, it is the system of record for credits.
+      ledger: {
+        name: n("LEDGER"),
+        subjects: [s("ledger.acct.>")],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        discard: DiscardPolicy.New,
+        max_age: 0,
+        duplicate_window: 120 * NANOS_PER_SECOND,
+      },
+    },
+    imageBucket: n("images"),
+    consumer: (service) => n(service),
+    presence: (service) => s(`svc.${assertSubjectToken(service)}.presence`),
+  };
+}
+
+/**
+ * Subject tokens may not contain `.`, `*`, `>` or white space. Ids that reach a subject are
+ * ours (uuids, account ids), but this check keeps a bad id from widening a subscription.
+ */
+export function assertSubjectToken(token: string): string {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(token)) throw new Error(`not a safe subject token: ${JSON.stringify(token)}`);
+  return token;
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connectToNats, decodeJson, encodeJson, startJobWorker, topology, type NatsConnection, type JobWorker } from "../src/index.ts";
+
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const Job = z.object({ requestId: z.string(), jobId: z.string(), deadline: z.number(), n: z.number(), holdMs: z.number().default(0) });
+type Job = z.infer<typeof Job>;
+const silent = { info() {}, warn() {}, error() {} };
+
+describe("job worker over real JetStream", () => {
+  const topo = topology(`t${randomUUID().slice(0, 8)}`);
+  let client: NatsConnection;
+  const workers: Array<{ nc: NatsConnection; worker: JobWorker }> = [];
+
+  const startWorker = async (name: string, seen: string[]) => {
+    const nc = await connectToNats({ url: NATS_URL, name });
+    const worker = await startJobWorker<Job>({
+      nc, topo, kind: "score", service: "scorer", schema: Job, concurrency: 2, ackWaitMs: 1_000, maxDeliver: 3, logger: silent,
+      deadlineOf: (j) => j.deadline,
+      async handle(job, { signal }) {
+        seen.push(job.jobId);
+        await new Promise((resolve, reject) => {
+          const t = setTimeout(resolve, job.holdMs);
+          signal.addEventListener("abort", () => { clearTimeout(t); reject(signal.reason); });
+        });
+        return { subject: topo.result(job.requestId, job.jobId), payload: { jobId: job.jobId, doubled: job.n * 2, worker: name } };
+      },
+      onExhausted: (job) => ({ subject: topo.result(job.requestId, job.jobId), payload: { jobId: job.jobId, failed: true } }),
+    });
+    workers.push({ nc, worker });
+    return { nc, worker };
+  };
+
+  const collect = (requestId: string, count: number, timeoutMs: number) => {
+    const got: Array<Record<string, unknown>> = [];
+    const sub = client.subscribe(topo.resultsWildcard(requestId));
+    const done = (async () => {
+      const timer = setTimeout(() => sub.unsubscribe(), timeoutMs);
+      for await (const m of sub) {
+        got.push(decodeJson(m.data) as Record<string, unknown>);
+        if (got.length >= count) break;
+      }
+      clearTimeout(timer);
+      sub.unsubscribe();
+      return got;
+    })();
+    return done;
+  };
+
+  const publish = async (job: Job) => {
+    await jetstream(client).publish(topo.jobs.score, encodeJson(job), { msgID: job.jobId });
+  };
+
+  beforeAll(async () => {
+    client = await connectToNats({ url: NATS_URL, name: "job-worker-test" });
+  });
+  afterAll(async () => {
+    for (const w of workers) {
+      await w.worker.stop().catch(() => {});
+      await w.nc.close().catch(() => {});
+    }
+    const jsm = await jetstreamManager(client);
+    await jsm.streams.delete(topo.streams.jobs.name).catch(() => {});
+    await client.drain();
+  });
+
+  it("answers every job once and drops jobs past their deadline", async () => {
+    await startWorker("w1", []);
+    const requestId = randomUUID();
+    const results = collect(requestId, 5, 5_000);
+    for (let n = 0; n < 5; n++) await publish({ requestId, jobId: `j${n}`, deadline: Date.now() + 10_000, n, holdMs: 20 });
+    await publish({ requestId, jobId: "late", deadline: Date.now() - 1, n: 99, holdMs: 0 });
+    const got = await results;
+    expect(got.map((r) => r.doubled).sort()).toEqual([0, 2, 4, 6, 8]);
+    expect(got.some((r) => r.jobId === "late")).toBe(false);
+  });
+
+  it("sends no reply for a job that runs past its deadline", async () => {
+    const requestId = randomUUID();
+    const results = collect(requestId, 1, 1_500);
+    await publish({ requestId, jobId: "overrun", deadline: Date.now() + 300, n: 1, holdMs: 5_000 });
+    expect(await results).toEqual([]);
+  });
+
+  it("redelivers the job of a worker that died mid-job to another worker, answered once", async () => {
+    for (const w of workers.splice(0)) await w.worker.stop();
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    const a = await startWorker("dying", seenA);
+    const requestId = randomUUID();
+    const results = collect(requestId, 2, 5_000);
+    await publish({ requestId, jobId: "slow", deadline: Date.now() + 20_000, n: 21, holdMs: 1_500 });
+    await expect.poll(() => seenA.length, { timeout: 3_000 }).toBe(1);
+    // The process "dies": its connection goes away without an ack or progress signal.
+    await a.nc.close();
+    await startWorker("survivor", seenB);
+    const got = await results; // waits for a possible duplicate too
+    expect(got).toHaveLength(1);
+    expect(got[0]).toMatchObject({ jobId: "slow", doubled: 42, worker: "survivor" });
+    expect(seenB).toEqual(["slow"]);
+  }, 15_000);
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { envInt, WorkerEnv } from "@adrank/runtime";
+
+/** A flag that is on unless set to "false" or "0". */
+const flagOn = z
+  .enum(["true", "false", "1", "0"])
+  .default("true")
+  .transform((v) => v === "true" || v === "1");
+
+/** The ledger's environment, checked once at start. */
+export const LedgerEnv = WorkerEnv.extend({
+  ADRANK_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]{0,64}$/, "letters, digits, _ or - only").default(""),
+  /** Open reservations older than this are expired and their credits released. */
+  LEDGER_RESERVATION_TTL_MS: envInt(300_000, 1_000),
+  LEDGER_SWEEP_INTERVAL_MS: envInt(5_000, 100),
+  /** Replicas of the LEDGER stream when this service creates it (3 in production). */
+  LEDGER_JETSTREAM_REPLICAS: envInt(1, 1, 5),
+  LEDGER_CACHE_ACCOUNTS: envInt(10_000, 1),
+  LEDGER_APPEND_ATTEMPTS: envInt(10, 1, 100),
+  /** Whether this replica runs the Postgres projection (all replicas share one consumer). */
+  LEDGER_PROJECTION: flagOn,
+  /** Whether this replica answers the RPC subjects; off for a replica dedicated to the projection. */
+  LEDGER_RPC: flagOn,
+});
+export type LedgerEnv = z.infer<typeof LedgerEnv>;

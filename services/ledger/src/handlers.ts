@@ -1,0 +1,149 @@
+import type { z } from "zod";
+import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import { balanceOf, closedGet, windowRemaining, type LedgerCommand, type Rejection } from "@adrank/ledger-domain";
+import { BalanceRequest, GrantRequest, rejectionToRpcError, ReserveRequest, SettleRequest, type BalanceView, type ReserveReply, type SettleReply } from "@adrank/ledger-client";
+import { decodeJson, encodeJson, type RpcError, type RpcReply, type Topology } from "@adrank/messaging";
+import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
+import { ContentionError, type AccountStore, type Executed } from "./account-store.ts";
+import type { LedgerLogger } from "./logger.ts";
+
+export interface RpcHandlers {
+  /** Stops taking requests and resolves once every request in hand has been answered. */
+  stop(): Promise<void>;
+  inFlight(): number;
+}
+
+type Handler = (body: unknown) => Promise<RpcReply<unknown>>;
+
+const badRequest = (message: string): RpcReply<never> => ({ ok: false, error: { code: "bad_request", message, details: { reason: message } } });
+const rejected = (r: Rejection, extra?: Record<string, unknown>): RpcReply<never> => ({ ok: false, error: rejectionToRpcError(r, extra) });
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } | { ok: false; reply: RpcReply<never> } {
+  const r = schema.safeParse(body);
+  if (r.success) return { ok: true, value: r.data };
+  return { ok: false, reply: badRequest(r.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")) };
+}
+
+/**
+ * Answers reserve / settle / grant / balance on the ledger's request subjects, in the ledger
+ * queue group so that each request reaches one replica.
+ */
+export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: AccountStore, logger: LedgerLogger): RpcHandlers {
+  const reserve: Handler = async (body) => {
+    const req = parse(ReserveRequest, body);
+    if (!req.ok) return req.reply;
+    const { accountId, ...fields } = req.value;
+    const command: LedgerCommand = { type: "ReserveUsage", ...fields };
+    const r = await store.execute(accountId, command);
+    if (!r.ok) return rejected(r.rejection);
+    const value: ReserveReply = {
+      reservationId: fields.reservationId,
+      balance: balanceOf(r.snapshot.state).available,
+      windowRemaining: windowRemaining(r.snapshot.state, fields.keyId, fields.kind, r.now),
+    };
+    return { ok: true, value };
+  };
+
+  const settle: Handler = async (body) => {
+    const req = parse(SettleRequest, body);
+    if (!req.ok) return req.reply;
+    const { accountId, reservationId, unitsUsed } = req.value;
+    const r: Executed = await store.execute(accountId, { type: "SettleUsage", reservationId, unitsUsed });
+    const state = r.snapshot.state;
+    if (!r.ok) {
+      if (r.rejection.type !== "AlreadySettled") return rejected(r.rejection);
+      // Context for a repeated settle, so the client can answer it like the first one.
+      const closed = closedGet(state.closed, reservationId);
+      const window = closed ? windowRemaining(state, closed.keyId, closed.kind, r.now) : 0;
+      return rejected(r.rejection, { balance: balanceOf(state).available, windowRemaining: window });
+    }
+    if (r.event.type !== "UsageSettled") throw new Error(`settle produced ${r.event.type}`);
+    const value: SettleReply = {
+      reservationId,
+      balance: balanceOf(state).available,
+      creditsUsed: r.event.unitsUsed,
+      windowRemaining: windowRemaining(state, r.event.keyId, r.event.kind, r.now),
+      alreadySettled: false,
+    };
+    return { ok: true, value };
+  };
+
+  const grant: Handler = async (body) => {
+    const req = parse(GrantRequest, body);
+    if (!req.ok) return req.reply;
+    const { accountId, ...fields } = req.value;
+    const r = await store.execute(accountId, { type: "GrantCredits", ...fields });
+    if (!r.ok) return rejected(r.rejection);
+    const value: BalanceView = balanceOf(r.snapshot.state);
+    return { ok: true, value };
+  };
+
+  const balance: Handler = async (body) => {
+    const req = parse(BalanceRequest, body);
+    if (!req.ok) return req.reply;
+    const snapshot = await store.read(req.value.accountId);
+    const value: BalanceView = balanceOf(snapshot.state);
+    return { ok: true, value };
+  };
+
+  let inFlight = 0;
+  const pending = new Set<Promise<void>>();
+
+  const answer = async (op: string, handler: Handler, msg: Msg): Promise<void> => {
+    let reply: RpcReply<unknown>;
+    try {
+      let body: unknown;
+      try {
+        body = decodeJson(msg.data);
+      } catch {
+        body = undefined;
+      }
+      reply =
+        body === undefined
+          ? badRequest("the request body is not JSON")
+          : await inSpan(`ledger ${op}`, { kind: SpanKind.SERVER, parent: extractTraceContext(msg.headers), attributes: { "messaging.system": "nats", "messaging.destination.name": msg.subject } }, () => handler(body));
+    } catch (err) {
+      const contention = err instanceof ContentionError;
+      logger[contention ? "warn" : "error"]({ err, op }, contention ? "ledger command lost every append race" : "ledger command failed");
+      const error: RpcError = contention
+        ? { code: "unavailable", message: "the account is busy: retry" }
+        : { code: "internal", message: "the ledger could not process the request" };
+      reply = { ok: false, error };
+    }
+    if (msg.reply) msg.respond(encodeJson(reply));
+  };
+
+  const subs: Subscription[] = (
+    [
+      [topo.ledgerRpc.reserve, "reserve", reserve],
+      [topo.ledgerRpc.settle, "settle", settle],
+      [topo.ledgerRpc.grant, "grant", grant],
+      [topo.ledgerRpc.balance, "balance", balance],
+    ] as const
+  ).map(([subject, op, handler]) =>
+    nc.subscribe(subject, {
+      queue: topo.ledgerQueue,
+      callback: (err, msg) => {
+        if (err) {
+          logger.error({ err, subject }, "ledger subscription failed");
+          return;
+        }
+        inFlight++;
+        const p = answer(op, handler, msg).finally(() => {
+          inFlight--;
+          pending.delete(p);
+        });
+        pending.add(p);
+      },
+    }),
+  );
+
+  return {
+    async stop() {
+      // Drain: the server stops routing to us, messages already delivered are still handled.
+      await Promise.allSettled(subs.map((s) => s.drain()));
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    inFlight: () => inFlight,
+  };
+}

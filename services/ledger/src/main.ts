@@ -1,0 +1,64 @@
+// The ledger service as a process: `node services/ledger/src/main.ts` (configuration in config.ts).
+import { createDb, migrateToLatest } from "@adrank/db";
+import { connectToNats, topology } from "@adrank/messaging";
+import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { createMetrics } from "@adrank/telemetry";
+import { LedgerEnv } from "./config.ts";
+import { startLedger } from "./ledger.ts";
+
+let config: LedgerEnv;
+try {
+  config = loadConfig(LedgerEnv);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+
+const logger = createLogger("ledger", config.LOG_LEVEL);
+try {
+  const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-ledger" });
+  // Several replicas may start at once: kysely holds an advisory lock around the run.
+  const applied = await migrateToLatest(db);
+  if (applied.length) logger.info({ applied }, "database migrated");
+  const nc = await connectToNats({ url: config.NATS_URL, name: "ledger", noAsyncTraces: true });
+  const ledger = await startLedger({
+    nc,
+    db,
+    topo: topology(config.ADRANK_NAMESPACE),
+    logger,
+    reservationTtlMs: config.LEDGER_RESERVATION_TTL_MS,
+    sweepIntervalMs: config.LEDGER_SWEEP_INTERVAL_MS,
+    streamReplicas: config.LEDGER_JETSTREAM_REPLICAS,
+    cacheSize: config.LEDGER_CACHE_ACCOUNTS,
+    appendAttempts: config.LEDGER_APPEND_ATTEMPTS,
+    projection: config.LEDGER_PROJECTION,
+    rpc: config.LEDGER_RPC,
+  });
+  const metrics = createMetrics("ledger");
+  const stats = () => ledger.store.stats();
+  metrics.counterOnScrape("adrank_ledger_commands_total", "Commands decided by this replica.", () => stats().commands);
+  metrics.counterOnScrape("adrank_ledger_appends_total", "Events appended by this replica.", () => stats().appended);
+  metrics.counterOnScrape("adrank_ledger_conflicts_total", "Appends that lost an optimistic-concurrency race and were decided again.", () => stats().conflicts);
+  metrics.counterOnScrape("adrank_ledger_duplicates_total", "Appends the stream de-duplicated (a retried command).", () => stats().duplicates);
+  metrics.counterOnScrape("adrank_ledger_exhausted_total", "Commands given up after every append attempt lost (answered 'retry').", () => stats().exhausted);
+  const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, {
+    notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null),
+    routes: { "/metrics": () => metrics.render() },
+  });
+  let stopping = false;
+  onShutdown(logger, [
+    { name: "ledger", run: () => ((stopping = true), ledger.stop()) },
+    { name: "nats", run: () => nc.drain() },
+    { name: "database", run: () => db.destroy() },
+    { name: "health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
+  ]);
+  // Reconnection never gives up, so a closed connection is fatal: let the supervisor restart us.
+  void nc.closed().then((err) => {
+    if (stopping) return;
+    logger.fatal({ err }, "NATS connection closed");
+    process.exit(1);
+  });
+} catch (err) {
+  logger.fatal({ err }, "ledger failed to start");
+  process.exit(1);
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from "kysely";
+import type { Database } from "@adrank/db";
+import { openReservationsOlderThan } from "@adrank/ledger-domain";
+import type { AccountStore } from "./account-store.ts";
+import type { LedgerLogger } from "./logger.ts";
+
+export interface SweeperOptions {
+  store: AccountStore;
+  db: Kysely<Database>;
+  logger: LedgerLogger;
+  ttlMs: number;
+  intervalMs: number;
+  now: () => number;
+  /** Candidates read from Postgres per sweep. Default 500. */
+  batchLimit?: number;
+}
+
+export interface Sweeper {
+  /** One pass; resolves with the number of reservations this replica expired. */
+  sweepOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Expires reservations left open longer than the TTL, releasing their credits. Candidates
+ * come from this replica's cached accounts and from the projection (accounts no replica has
+ * in memory); each goes through the same decide-and-append path as any command, so several
+ * replicas sweeping at once expire a reservation once and never one that was just settled.
+ */
+export function startSweeper({ store, db, logger, ttlMs, intervalMs, now, batchLimit = 500 }: SweeperOptions): Sweeper {
+  async function sweepOnce(): Promise<number> {
+    const at = now();
+    const due = new Map<string, { accountId: string; reservationId: string }>();
+    for (const [accountId, { state }] of store.cached()) {
+      for (const r of openReservationsOlderThan(state, at, ttlMs)) due.set(`${accountId}\u0000${r.reservationId}`, { accountId, reservationId: r.reservationId });
+    }
+    try {
+      const rows = await db
+        .selectFrom("ledger_reservations")
+        .select(["account_id", "reservation_id"])
+        .where("status", "=", "open")
+        .where("reserved_at", "<=", new Date(at - ttlMs))
+        .orderBy("reserved_at")
+        .limit(batchLimit)
+        .execute();
+      for (const r of rows) due.set(`${r.account_id}\u0000${r.reservation_id}`, { accountId: r.account_id, reservationId: r.reservation_id });
+    } catch (err) {
+      logger.warn({ err }, "sweeper could not read the projection: sweeping cached accounts only");
+    }
+    let expired = 0;
+    const list = [...due.values()];
+    // A few at a time: the per-account queues serialize within an account anyway.
+    for (let i = 0; i < list.length; i += 16) {
+      const results = await Promise.allSettled(list.slice(i, i + 16).map(({ accountId, reservationId }) => store.execute(accountId, { type: "ExpireReservation", reservationId })));
+      for (const r of results) {
+        if (r.status === "fulfilled" && r.value.ok) expired++;
+        // Rejections are expected: another replica, or a settle, closed it first.
+        else if (r.status === "rejected") logger.warn({ err: r.reason }, "expiring a reservation failed: next sweep retries");
+      }
+    }
+    if (expired > 0) logger.info({ expired, candidates: list.length, ttlMs }, "expired reservations");
+    return expired;
+  }
+
+  let stopped = false;
+  let current: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    // A slow sweep is not stacked with another.
+    if (stopped || current) return;
+    current = sweepOnce()
+      .catch((err: unknown) => logger.error({ err }, "sweep failed"))
+      .finally(() => (current = null));
+  }, intervalMs);
+  timer.unref();
+
+  return {
+    sweepOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
