@@ -1,0 +1,32 @@
+import type { ModelError } from "./model-error.ts";
+
+/**
+ * One sentence a user can read about a failed model call, naming the model's role
+ * ("scoring model", "voter model") and provider, never the provider's raw message (it may
+ * echo a prompt or a key).
+ *
+ * @example
+ * describeModelError(err, "voter model"); // "The voter model (openai) did not answer in time."
+ */
+export function describeModelError(err: ModelError, role: string): string {
+  switch (err.kind) {
+    case "timeout":
+      return `The ${role} (${err.provider}) did not answer in time.`;
+    case "rate_limited":
+      return `The ${role} (${err.provider}) is rate limiting us; please retry later.`;
+    case "unavailable":
+      return `The ${role} (${err.provider}) is unavailable.`;
+    case "bad_response":
+      return `The ${role} (${err.provider}) returned an answer that could not be used.`;
+    case "aborted":
+      return "The model call was cancelled.";
+    case "auth":
+      return `The ${role} (${err.provider}) refused our credentials.`;
+    case "bad_request":
+      return `The ${role} (${err.provider}) refused this image or text.`;
+    default: {
+      const never: never = err.kind;
+      return `The ${role} failed (${String(never)}).`;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+export type ModelErrorKind = "timeout" | "rate_limited" | "unavailable" | "bad_response" | "aborted" | "auth" | "bad_request";
+
+export interface ModelErrorInit {
+  kind: ModelErrorKind;
+  provider: string;
+  model: string;
+  /** Safe to show a user: never an API key, a prompt or a provider's raw error body. */
+  message: string;
+  retryable?: boolean;
+  status?: number;
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+const RETRYABLE_BY_DEFAULT: Record<ModelErrorKind, boolean> = {
+  timeout: true,
+  rate_limited: true,
+  unavailable: true,
+  bad_response: false,
+  aborted: false,
+  auth: false,
+  bad_request: false,
+};
+
+/**
+ * A failed model call, as a value callers branch on by `kind`. The provider's original error
+ * stays in `cause` for logs; `message` is written by us so it can travel to an API user.
+ */
+export class ModelError extends Error {
+  override name = "ModelError";
+  readonly kind: ModelErrorKind;
+  readonly retryable: boolean;
+  readonly provider: string;
+  readonly model: string;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ModelErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.retryable = init.retryable ?? RETRYABLE_BY_DEFAULT[init.kind];
+    this.provider = init.provider;
+    this.model = init.model;
+    this.status = init.status;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** A plain object for logs and NATS envelopes; `cause` is left out on purpose. */
+  toJSON(): { name: string; kind: ModelErrorKind; message: string; retryable: boolean; provider: string; model: string; status?: number; retryAfterMs?: number } {
+    return {
+      name: this.name,
+      kind: this.kind,
+      message: this.message,
+      retryable: this.retryable,
+      provider: this.provider,
+      model: this.model,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+    };
+  }
+}
+
+export function isModelError(x: unknown): x is ModelError {
+  return x instanceof ModelError;
+}

@@ -1,0 +1,101 @@
+import { ModelError } from "../model-error.ts";
+import type { CopyFields, GenerateRequest, GenerateResult, Generator, ImageInput, SimHints } from "../types.ts";
+import { ratingText, voteText } from "./answer-text.ts";
+import { assessCreative, softBound, type Assessment } from "./creative-quality.ts";
+import { unitHash } from "./fnv1a.ts";
+import { createImageStatsCache, type ImageStats, type ImageStatsCache } from "./image-stats.ts";
+
+export interface SimGeneratorOptions {
+  /** Default "sim-gen-a". Part of the jitter key, so two sim models answer slightly differently. */
+  model?: string;
+  /** Share one across sim models so an image is decoded once. */
+  statsCache?: ImageStatsCache;
+}
+
+/** Largest per-sample deviation of q, either way. */
+export const SAMPLE_JITTER = 0.2;
+/** A small primacy effect: the first image presented gets this much extra in a vote. */
+export const FIRST_POSITION_BONUS = 0.04;
+
+const DEFAULT_HINTS: SimHints = {
+  task: "rate",
+  goal: "purchase-intent",
+  assetType: "Social Media Post",
+  platform: null,
+  copy: null,
+  demographics: {},
+  repetition: 0,
+  generatorIndex: 0,
+};
+
+/**
+ * The offline model: reads real pixel statistics of the given images (and the copy and
+ * persona from `simHints`), never randomness. The same request gives the same text.
+ *
+ * @example
+ * const gen = createSimGenerator({ model: "sim-gen-a" });
+ * const { text } = await gen.generate({ system: "", user: "", images: [img], simHints });
+ */
+export function createSimGenerator(options: SimGeneratorOptions = {}): Generator {
+  const model = options.model ?? "sim-gen-a";
+  const cache = options.statsCache ?? createImageStatsCache();
+  const target = { provider: "sim", model };
+
+  const measure = async (images: ImageInput[]): Promise<ImageStats[]> => {
+    try {
+      return await Promise.all(images.map((i) => cache.measure(i.bytes)));
+    } catch (err) {
+      throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} could not decode an image`, cause: err });
+    }
+  };
+
+  const jitter = (key: string, size: number) => (unitHash(key) * 2 - 1) * size;
+
+  return {
+    provider: "sim",
+    model,
+    async generate(req: GenerateRequest): Promise<GenerateResult> {
+      if (req.signal?.aborted) throw new ModelError({ ...target, kind: "aborted", message: `call to sim model ${model} was cancelled`, cause: req.signal.reason });
+      const hints: SimHints = req.simHints ?? { ...DEFAULT_HINTS, task: req.images.length === 2 ? "vote" : "rate" };
+      const stats = await measure(req.images);
+      const sample = `${model}|${hints.repetition}|${hints.generatorIndex}|${hints.goal}`;
+
+      switch (hints.task) {
+        case "rate": {
+          if (stats.length > 1) throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} rates one image at a time, got ${stats.length}` });
+          const image = stats[0] ?? null;
+          const assessment = assessCreative(image, hints.copy, hints);
+          // Keyed by the image alone, so an ad package and its image-only ablation share their jitter.
+          const subject = image ? image.hash : `copy:${JSON.stringify(hints.copy)}`;
+          const q = softBound(assessment.rawQ + jitter(`rate|${subject}|${sample}`, SAMPLE_JITTER));
+          return { text: ratingText(q, assessment, hints.goal, hints.copy), provider: "sim", model, simulated: true };
+        }
+        case "vote": {
+          const [first, second] = stats;
+          if (!first || !second || stats.length !== 2) throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} votes on exactly two images, got ${stats.length}` });
+          const copyOf = (i: 0 | 1): CopyFields | null => (hints.copyPerImage ? hints.copyPerImage[i] : hints.copy);
+          const a = assessCreative(first, copyOf(0), hints);
+          const b = assessCreative(second, copyOf(1), hints);
+          const winner = pickWinner(a, b, first.hash, second.hash, (hash) => jitter(`vote|${hash}|${sample}`, SAMPLE_JITTER / 2));
+          return { text: voteText(winner, a, b, hints.goal), provider: "sim", model, simulated: true };
+        }
+        default: {
+          const unknown: never = hints.task;
+          throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} has no task ${String(unknown)}` });
+        }
+      }
+    },
+  };
+}
+
+/**
+ * Per-voter jitter and a small primacy bonus decide close calls, so order effects show in a
+ * panel but never overturn a clear difference. An exact tie goes by the hashes, which
+ * swap with the presentation order.
+ */
+function pickWinner(a: Assessment, b: Assessment, hashA: string, hashB: string, jitter: (hash: string) => number): 1 | 2 {
+  const first = a.rawQ + jitter(hashA) + FIRST_POSITION_BONUS;
+  const second = b.rawQ + jitter(hashB);
+  if (first !== second) return first > second ? 1 : 2;
+  return hashA < hashB ? 1 : 2;
+}

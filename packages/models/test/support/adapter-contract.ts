@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createCallPolicy, isModelError, realSleep, type CallPolicy, type CallPolicyOptions, type Embedder, type Generator, type ImageInput, type ModelError } from "../../src/index.ts";
+import { startFakeProvider, type FakeProvider, type RecordedRequest, type Reply } from "./fake-provider.ts";
+
+/** What differs between providers: their wire format and how an adapter is built. */
+export interface WireFormat {
+  provider: string;
+  model: string;
+  apiKey: string;
+  /** The request path the generator must call. */
+  generatePath: string;
+  /** The credential as the provider's auth header carries it, or undefined. */
+  credentialOf(headers: RecordedRequest["headers"]): string | undefined;
+  /** Model name as sent; undefined when the model travels in the path. */
+  modelOf(body: unknown): string | undefined;
+  /** Images of a generate request, in order, with their mime type and base64 data. */
+  imagesOf(body: unknown): Array<{ mime: string; data: string }>;
+  /** The system and user text of a generate request. */
+  textsOf(body: unknown): { system: string; user: string };
+  okGenerate(text: string): unknown;
+  errorBody(status: number): unknown;
+  makeGenerator(baseURL: string, policy: CallPolicy): Generator;
+  embedding?: {
+    path: string;
+    inputsOf(body: unknown): string[];
+    ok(vectors: number[][]): unknown;
+    makeEmbedder(baseURL: string, policy: CallPolicy): Embedder;
+  };
+}
+
+/** A real 1x1 PNG: adapters pass bytes through untouched, so any bytes with a known base64 do. */
+const PNG = new Uint8Array(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
+const WEBP = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4, 87, 69, 66, 80]);
+
+async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (isModelError(err)) return err;
+    throw new Error(`expected a ModelError, got ${String(err)}`, { cause: err });
+  }
+  throw new Error("expected the call to fail");
+}
+
+export function describeAdapterContract(wire: WireFormat): void {
+  describe(`${wire.provider} adapter against a local ${wire.provider} wire-format server`, () => {
+    let server: FakeProvider | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    const start = async (reply: (req: RecordedRequest, index: number) => Reply) => {
+      server = await startFakeProvider(reply);
+      return server;
+    };
+    const policy = (options: CallPolicyOptions = {}) => createCallPolicy({ timeoutMs: 5_000, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, ...options });
+    const request = (images: ImageInput[] = [{ bytes: PNG, mime: "image/png" }]) => ({ system: "You are Dana, 34, a careful shopper.", user: "Would you buy this? Answer in two sentences.", images });
+    const ok = (text = "I would probably buy it.\nRATIONALE: Clear product.\nPRODUCT: A kettle.") => ({ status: 200, body: wire.okGenerate(text) });
+
+    it("sends the model, credential, prompt and base64 image, and returns the model's text", async () => {
+      const srv = await start(() => ok());
+      const result = await wire.makeGenerator(srv.url, policy()).generate(request());
+
+      expect(result).toMatchObject({ text: "I would probably buy it.\nRATIONALE: Clear product.\nPRODUCT: A kettle.", provider: wire.provider, model: wire.model, simulated: false });
+      expect(srv.requests).toHaveLength(1);
+      const [sent] = srv.requests;
+      expect(sent!.method).toBe("POST");
+      expect(sent!.path.split("?")[0]).toBe(wire.generatePath);
+      expect(wire.credentialOf(sent!.headers)).toBe(wire.apiKey);
+      const model = wire.modelOf(sent!.body);
+      if (model !== undefined) expect(model).toBe(wire.model);
+      expect(wire.imagesOf(sent!.body)).toEqual([{ mime: "image/png", data: Buffer.from(PNG).toString("base64") }]);
+      expect(wire.textsOf(sent!.body)).toEqual({ system: "You are Dana, 34, a careful shopper.", user: "Would you buy this? Answer in two sentences." });
+    });
+
+    it("sends both images of a vote in prompt order, each with its own mime type", async () => {
+      const srv = await start(() => ok("WINNER: 2"));
+      await wire.makeGenerator(srv.url, policy()).generate(request([{ bytes: PNG, mime: "image/png" }, { bytes: WEBP, mime: "image/webp" }]));
+      expect(wire.imagesOf(srv.requests[0]!.body)).toEqual([
+        { mime: "image/png", data: Buffer.from(PNG).toString("base64") },
+        { mime: "image/webp", data: Buffer.from(WEBP).toString("base64") },
+      ]);
+    });
+
+    for (const [status, kind] of [[401, "auth"], [403, "auth"], [400, "bad_request"], [404, "bad_request"]] as const) {
+      it(`maps HTTP ${status} to "${kind}" without retrying, and never echoes the key`, async () => {
+        const srv = await start(() => ({ status, body: wire.errorBody(status) }));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy()).generate(request()));
+        expect(err).toMatchObject({ kind, retryable: false, status, provider: wire.provider, model: wire.model });
+        expect(srv.requests).toHaveLength(1);
+        expect(err.message).not.toContain(wire.apiKey);
+        expect(err.message).not.toContain("Dana");
+      });
+    }
+
+    it("retries a 500 and returns the answer that follows", async () => {
+      const srv = await start((_req, i) => (i === 0 ? { status: 500, body: wire.errorBody(500) } : ok("fine now")));
+      const result = await wire.makeGenerator(srv.url, policy()).generate(request());
+      expect(result.text).toBe("fine now");
+      expect(srv.requests).toHaveLength(2);
+    });
+
+    it("waits at least the Retry-After of a 429 before trying again", async () => {
+      const srv = await start((_req, i) => (i === 0 ? { status: 429, headers: { "retry-after": "1" }, body: wire.errorBody(429) } : ok("after the wait")));
+      const result = await wire.makeGenerator(srv.url, policy({ sleep: realSleep })).generate(request());
+      expect(result.text).toBe("after the wait");
+      const [first, second] = srv.requests;
+      // Timer granularity can land a millisecond early; the provider's second is what matters.
+      expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(995);
+    });
+
+    for (const [status, kind] of [[429, "rate_limited"], [503, "unavailable"]] as const) {
+      it(`gives up with "${kind}" after the configured retries of HTTP ${status}`, async () => {
+        const srv = await start(() => ({ status, body: wire.errorBody(status) }));
+        const delays: number[] = [];
+        const err = await failureOf(wire.makeGenerator(srv.url, policy({ maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, random: () => 0.5, sleep: async (ms) => void delays.push(ms) })).generate(request()));
+        expect(err).toMatchObject({ kind, status, retryable: true });
+        expect(err.message).toMatch(/3 attempts/);
+        expect(srv.requests).toHaveLength(3);
+        // Exponential windows 100, 200 ms with a mid draw: 50, 100.
+        expect(delays).toEqual([50, 100]);
+      });
+    }
+
+    it('ends a call the caller cancels mid-flight quickly, as "aborted"', async () => {
+      const srv = await start(() => ({ hang: true }));
+      const controller = new AbortController();
+      const started = performance.now();
+      setTimeout(() => controller.abort(), 100);
+      const err = await failureOf(wire.makeGenerator(srv.url, policy()).generate({ ...request(), signal: controller.signal }));
+      expect(err.kind).toBe("aborted");
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(srv.requests).toHaveLength(1);
+      await expect.poll(() => srv.abandoned()).toBe(1);
+    });
+
+    it('reports an attempt that outlives its timeout as "timeout"', async () => {
+      const srv = await start(() => ({ hang: true }));
+      const started = performance.now();
+      const err = await failureOf(wire.makeGenerator(srv.url, policy({ timeoutMs: 150, maxRetries: 1 })).generate(request()));
+      expect(err).toMatchObject({ kind: "timeout", retryable: true });
+      expect(srv.requests).toHaveLength(2);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    });
+
+    it("never has more calls in flight at the server than the concurrency limit", async () => {
+      const srv = await start(() => ({ ...ok("slow answer"), delayMs: 80 }));
+      const gen = wire.makeGenerator(srv.url, policy({ concurrency: 2 }));
+      const results = await Promise.all(Array.from({ length: 5 }, () => gen.generate(request())));
+      expect(results.map((r) => r.text)).toEqual(Array(5).fill("slow answer"));
+      expect(srv.requests).toHaveLength(5);
+      expect(srv.maxInFlight()).toBe(2);
+    });
+
+    const embedding = wire.embedding;
+    if (embedding) {
+      it("embeds a whole batch of texts in one call and keeps their order", async () => {
+        const texts = ["I would definitely buy it.", "I might.", "Never."];
+        const vectors = texts.map((_t, i) => [i + 0.5, 1 - i, 0.25]);
+        const srv = await start(() => ({ status: 200, body: embedding.ok(vectors) }));
+        const out = await embedding.makeEmbedder(srv.url, policy()).embed(texts);
+        expect(out).toEqual(vectors);
+        expect(srv.requests).toHaveLength(1);
+        expect(srv.requests[0]!.path.split("?")[0]).toBe(embedding.path);
+        expect(wire.credentialOf(srv.requests[0]!.headers)).toBe(wire.apiKey);
+        expect(embedding.inputsOf(srv.requests[0]!.body)).toEqual(texts);
+      });
+
+      it('treats an embedding answer of the wrong length as "bad_response"', async () => {
+        const srv = await start(() => ({ status: 200, body: embedding.ok([[1, 2]]) }));
+        const err = await failureOf(embedding.makeEmbedder(srv.url, policy()).embed(["a", "b"]));
+        expect(err.kind).toBe("bad_response");
+      });
+    }
+  });
+}

@@ -1,0 +1,131 @@
+import { copyText } from "./copy-text.ts";
+import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
+import { goalQuestion } from "./goal-framing.ts";
+import type { Persona } from "./persona.ts";
+
+/** messaging's ScoreLayer. */
+export type Layer = "full-ad-package" | "image-only" | "copy-only";
+
+export interface GeneratorPromptInput {
+  persona: Persona;
+  layer: Layer;
+  /** Normalized copy (preferred keys); never shown in the image-only layer. */
+  copy: Readonly<Record<string, string>> | null;
+  goal: string;
+  /** 0-based repetition of the evaluation (0..2). */
+  repetition: number;
+  /** 0-based generator of the repetition's pair (0..1). */
+  generatorIndex: number;
+}
+
+export interface Prompt {
+  system: string;
+  user: string;
+}
+
+export const RATIONALE_PREFIX = "RATIONALE:";
+export const PRODUCT_PREFIX = "PRODUCT:";
+
+/** The attached image is named first so the model knows what it is looking at. */
+function layerLines(layer: Layer, copy: string | null): string[] {
+  switch (layer) {
+    case "full-ad-package":
+      return copy
+        ? ["You are shown the attached image together with its ad copy, as the ad would run:", fenceUntrusted("ad copy", copy)]
+        : ["You are shown the attached image, as the ad would run. No ad copy runs with it."];
+    case "image-only":
+      return ["You are shown only the attached image. Any ad copy that runs with it is withheld: react to the image alone."];
+    case "copy-only":
+      return copy
+        ? ["The ad's image is blank, with nothing to see, so you react to its ad copy alone:", fenceUntrusted("ad copy", copy)]
+        : ["The ad's image is blank, with nothing to see, and no ad copy runs with it."];
+    default: {
+      const unknown: never = layer;
+      throw new RangeError(`unknown layer ${String(unknown)}`);
+    }
+  }
+}
+
+/**
+ * The prompt of one generator sample. The persona answers in its own words (the answer is
+ * embedded and compared with the goal's anchor statements, so it must not be a number),
+ * then gives a rationale and a product read on fixed prefixes that `parseGeneratorAnswer`
+ * reads back.
+ *
+ * @example
+ * const { system, user } = buildGeneratorPrompt({ persona, layer: "image-only", copy: null,
+ *   goal: "scroll-stopping", repetition: 0, generatorIndex: 1 });
+ */
+export function buildGeneratorPrompt({ persona, layer, copy, goal, repetition }: GeneratorPromptInput): Prompt {
+  const system = [
+    "You role-play one consumer reacting honestly to a piece of marketing. Stay in character and speak in the first person, as this person would talk.",
+    FENCE_RULE,
+    persona.text,
+  ].join("\n\n");
+  const user = [
+    ...layerLines(layer, layer === "image-only" ? null : copyText(copy)),
+    goalQuestion(goal),
+    "Answer in 2 to 4 sentences, in your own words, saying how you would react and how sure you are (for example: definitely not, probably not, not sure, probably, definitely). Do not give a number, a score or a rating scale.",
+    `Then end with exactly these two lines and nothing after them:\n${RATIONALE_PREFIX} <one sentence on what in the creative drives your reaction>\n${PRODUCT_PREFIX} <one sentence on what you think is being offered>`,
+    // Repetitions are independent draws of the same question; saying so discourages echoing.
+    `(Independent response ${repetition + 1} of 3.)`,
+  ].join("\n\n");
+  return { system, user };
+}
+
+export interface GeneratorAnswer {
+  /** The persona's reaction without the two closing lines: the text that is embedded. */
+  answer: string;
+  rationale: string;
+  productRead: string;
+}
+
+export const MISSING_PRODUCT_READ = "The model did not say what it thinks is offered.";
+export const MISSING_RATIONALE = "The model gave no rationale.";
+
+type Field = "answer" | "rationale" | "productRead";
+
+// Tolerates the markdown models like to add: "**RATIONALE:** …", "- PRODUCT: …", "Product read: …".
+const MARKER = /^[\s>*_`#-]*(rationale|product(?:[ _-]?read)?)[\s*_`]*[:：][\s*_`]*(.*?)[\s*_`]*$/i;
+
+/**
+ * Reads a generator's text back; never throws. Lines after a marker continue its field
+ * until a blank line. A missing rationale falls back to the answer's first sentence, a
+ * missing product read to a plain notice; repeated markers keep their first value.
+ *
+ * @example
+ * parseGeneratorAnswer("I would probably buy it.\nRATIONALE: Clear shot.\nPRODUCT: Shoes.");
+ * // { answer: "I would probably buy it.", rationale: "Clear shot.", productRead: "Shoes." }
+ */
+export function parseGeneratorAnswer(text: string): GeneratorAnswer {
+  const parts: Record<Field, string[]> = { answer: [], rationale: [], productRead: [] };
+  let current: Field | null = "answer";
+  for (const line of text.split(/\r\n?|\n/)) {
+    const marker = MARKER.exec(line);
+    if (marker) {
+      const field: Field = marker[1]!.toLowerCase().startsWith("rationale") ? "rationale" : "productRead";
+      current = parts[field].length === 0 ? field : null;
+      if (current) parts[current].push(marker[2]!);
+    } else if (line.trim() === "") {
+      if (current === "answer") parts.answer.push(line);
+      current = "answer";
+    } else if (current) {
+      parts[current].push(line);
+    }
+  }
+  const join = (lines: string[], separator: string) => lines.map((l) => l.trim()).filter(Boolean).join(separator).trim();
+  const answer = parts.answer.join("\n").trim();
+  const rationale = join(parts.rationale, " ");
+  const productRead = join(parts.productRead, " ");
+  return {
+    answer,
+    rationale: rationale || firstSentence(answer) || MISSING_RATIONALE,
+    productRead: productRead || MISSING_PRODUCT_READ,
+  };
+}
+
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat;
+  return sentence.length > 300 ? `${sentence.slice(0, 299)}…` : sentence;
+}

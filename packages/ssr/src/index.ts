@@ -1,0 +1,28 @@
+// Values
+export { LEVELS, pmfFromSimilarities, scoreFromPmf, uniformPmf } from "./pmf.ts";
+export { cosineSimilarity } from "./cosine.ts";
+export { sampleFromSimilarities } from "./sample.ts";
+export { aggregateEvaluation, aggregateFromSimilarities, normalizedEntropy, populationStdDev, topMarginOf, REPETITIONS, GENERATORS_PER_REPETITION } from "./aggregate.ts";
+export { confidenceLabel, CONFIDENCE_THRESHOLDS } from "./confidence.ts";
+export { ANCHOR_SETS, DEFAULT_ANCHOR_GOAL, anchorSets } from "./anchors.ts";
+export { DEMOGRAPHIC_DEFAULTS, DEMOGRAPHIC_FIELDS, describeDemographic } from "./demographics.ts";
+export { buildPersona, DEFAULT_MARK } from "./persona.ts";
+export { resolvePlacement, PLATFORM_FRAMING, CAMPAIGN_PLATFORM } from "./placement.ts";
+export { assetTypeFraming, ASSET_TYPE_FRAMING } from "./asset-framing.ts";
+export { goalQuestion, goalComparison } from "./goal-framing.ts";
+export { fenceUntrusted, quoteUntrusted, FENCE_OPEN, FENCE_CLOSE, FENCE_RULE } from "./fence.ts";
+export { buildGeneratorPrompt, parseGeneratorAnswer, RATIONALE_PREFIX, PRODUCT_PREFIX, MISSING_RATIONALE, MISSING_PRODUCT_READ } from "./generator-prompt.ts";
+export { buildVotePrompt, parseVoteAnswer, WINNER_PREFIX } from "./vote-prompt.ts";
+export { SsrInputError, isSsrInputError } from "./ssr-input-error.ts";
+
+// Types
+export type { PmfOptions } from "./pmf.ts";
+export type { RatedSample, SampleSimilarities } from "./sample.ts";
+export type { AggregateScore, RepetitionSamples } from "./aggregate.ts";
+export type { ConfidenceLabel, ConfidenceSignals } from "./confidence.ts";
+export type { AnchorSet } from "./anchors.ts";
+export type { DemographicField } from "./demographics.ts";
+export type { Persona, PersonaInputLike } from "./persona.ts";
+export type { Placement } from "./placement.ts";
+export type { GeneratorPromptInput, GeneratorAnswer, Layer, Prompt } from "./generator-prompt.ts";
+export type { VotePromptInput, VoteAnswer } from "./vote-prompt.ts";

@@ -1,0 +1,62 @@
+import { anchorSets } from "@adrank/ssr";
+import { modelsFromEnv } from "@adrank/models";
+import { connectToNats, createImageCache, openImageStore, ScoreJob, startJobWorker, topology, type ScoreResult } from "@adrank/messaging";
+import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
+import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { ScorerEnv } from "./config.ts";
+import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
+import { createScoreHandler, failureReply } from "./score-handler.ts";
+
+const config = loadConfig(ScorerEnv);
+const logger = createLogger("scorer", config.LOG_LEVEL);
+const models = modelsFromEnv(process.env);
+for (const warning of models.warnings) logger.warn(warning);
+logger.info(
+  { generators: models.generators.map((g) => `${g.provider}:${g.model}`), embedder: `${models.embedder.provider}:${models.embedder.model}` },
+  "models configured",
+);
+
+const metrics = createMetrics("scorer");
+const modelCalls = modelCallInstruments(metrics);
+const evaluations = metrics.counter("adrank_evaluations_total", "Scoring evaluations answered, by layer and outcome.", ["layer", "outcome"]);
+const generators = [instrumentGenerator(models.generators[0], modelCalls), instrumentGenerator(models.generators[1], modelCalls)] as const;
+const embedder = instrumentEmbedder(models.embedder, modelCalls);
+
+const topo = topology(config.ADRANK_NAMESPACE);
+const nc = await connectToNats({ url: config.NATS_URL, name: "scorer" });
+const images = createImageCache(await openImageStore(nc, topo), config.SCORER_IMAGE_CACHE_BYTES);
+const handle = createScoreHandler(topo, {
+  generators,
+  embedder,
+  anchors: createAnchorEmbeddings(embedder, anchorSets),
+  loadImage: images.get,
+});
+
+const worker = await startJobWorker({
+  nc,
+  topo,
+  kind: "score",
+  service: "scorer",
+  schema: ScoreJob,
+  concurrency: config.SCORER_CONCURRENCY,
+  ackWaitMs: config.SCORER_ACK_WAIT_MS,
+  maxDeliver: config.SCORER_MAX_DELIVER,
+  logger,
+  deadlineOf: (job) => job.deadline,
+  handle: async (job, { signal }) => {
+    const reply = await handle(job, signal);
+    evaluations.inc({ layer: job.layer, outcome: (reply.payload as ScoreResult).outcome.ok ? "ok" : "failed" });
+    return reply;
+  },
+  onExhausted: (job) => failureReply(topo, job),
+});
+
+metrics.gaugeOnScrape("adrank_jobs_backlog", "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());
+const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null), routes: { "/metrics": () => metrics.render() } });
+
+onShutdown(logger, [
+  { name: "stop taking jobs and finish those in hand", run: () => worker.stop() },
+  { name: "drain NATS", run: () => nc.drain() },
+  { name: "close health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
+]);
+logger.info({ namespace: topo.namespace, concurrency: config.SCORER_CONCURRENCY }, "scorer ready");

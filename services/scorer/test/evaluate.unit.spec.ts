@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { createSimEmbedder, createSimGenerator, withFixedLatency, type Generator } from "@adrank/models";
+import { anchorSets } from "@adrank/ssr";
+import type { ScoreJob } from "@adrank/messaging";
+import { createAnchorEmbeddings } from "../src/anchor-embeddings.ts";
+import { evaluate, EvaluationError } from "../src/evaluate.ts";
+import { crispCreative, darkBlurred, flatGrey, softCreative } from "./images.ts";
+
+const embedder = createSimEmbedder();
+const generators: [Generator, Generator] = [createSimGenerator({ model: "sim-gen-a" }), createSimGenerator({ model: "sim-gen-b" })];
+
+async function jobFor(bytes: Uint8Array, layer: ScoreJob["layer"] = "image-only", copy: Record<string, string> | null = null) {
+  const ref = createHash("sha256").update(bytes).digest("hex");
+  const job: ScoreJob = {
+    requestId: "5d0c7b1e-8f0a-4c1e-9a57-0f3b7e1c2d44",
+    jobId: `j-${ref.slice(0, 8)}-${layer}`,
+    deadline: Date.now() + 60_000,
+    layer,
+    image: { ref, mime: "image/jpeg", width: 800, height: 800 },
+    copy,
+    persona: { audience: { name: "Trail runners", demographics: {} }, goal: "purchase-intent", assetType: "Social Media Post", platform: "instagram", campaignType: null },
+  };
+  return { job, images: new Map([[ref, bytes]]) };
+}
+
+async function score(bytes: Uint8Array, layer: ScoreJob["layer"] = "image-only", copy: Record<string, string> | null = null) {
+  const { job, images } = await jobFor(bytes, layer, copy);
+  return evaluate(job, { generators, embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref) => images.get(ref) ?? null }, AbortSignal.timeout(30_000));
+}
+
+describe("evaluate with the offline sim models and the real anchors", () => {
+  it("scores a crisp colourful creative clearly above a flat grey and a dark blurred one", async () => {
+    const [good, grey, dark] = await Promise.all([crispCreative().then((b) => score(b)), flatGrey().then((b) => score(b)), darkBlurred().then((b) => score(b))]);
+    expect(good.score).toBeGreaterThan(grey.score + 0.5);
+    expect(good.score).toBeGreaterThan(dark.score + 0.5);
+    for (const e of [good, grey, dark]) {
+      expect(e.score).toBeGreaterThanOrEqual(1);
+      expect(e.score).toBeLessThanOrEqual(5);
+      expect(e.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+      expect(e.repetitionScores).toHaveLength(3);
+      expect(e.simulated).toBe(true);
+      expect(e.rationale.length).toBeGreaterThan(0);
+      expect(e.generatorModels).toEqual(["sim:sim-gen-a", "sim:sim-gen-b"]);
+    }
+  });
+
+  it("is deterministic for the same job", async () => {
+    const bytes = await crispCreative();
+    expect((await score(bytes)).score).toBe((await score(bytes)).score);
+  });
+
+  it("lets good copy lift a middling creative and withholds the copy from the ablation", async () => {
+    const bytes = await softCreative();
+    const good = { adHeadline: "Run further on lighter shoes", adBody: "Free returns for 60 days. Shop the spring range now." };
+    const shouting = { adBody: "BUY NOW!!! CHEAP!!! LIMITED!!!" };
+    const withGood = await score(bytes, "full-ad-package", good);
+    const withShouting = await score(bytes, "full-ad-package", shouting);
+    const ablation = await score(bytes, "image-only", good);
+    const noCopy = await score(bytes, "image-only", null);
+    expect(withGood.score).toBeGreaterThan(ablation.score);
+    expect(withGood.score).toBeGreaterThan(withShouting.score);
+    expect(ablation.score).toBe(noCopy.score);
+  });
+
+  it("reports an expired image as a sentence the user can act on", async () => {
+    const { job } = await jobFor(await flatGrey());
+    await expect(
+      evaluate(job, { generators, embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async () => null }, AbortSignal.timeout(5_000)),
+    ).rejects.toThrow(EvaluationError);
+  });
+
+  it("runs the six generator samples concurrently", async () => {
+    const slow: [Generator, Generator] = [withFixedLatency(generators[0], 200), withFixedLatency(generators[1], 200)];
+    const { job, images } = await jobFor(await crispCreative());
+    const started = performance.now();
+    await evaluate(job, { generators: slow, embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref) => images.get(ref) ?? null }, AbortSignal.timeout(10_000));
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(195);
+    expect(elapsed).toBeLessThan(1_000); // six sequential calls would take 1,200 ms
+  });
+});
