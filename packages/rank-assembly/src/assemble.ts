@@ -1,0 +1,104 @@
+import type { RefinementOutcome } from "./refinement.ts";
+import type { RankPlan } from "./plan.ts";
+import type { RankedAssetBody, RankResponseBody } from "./response.ts";
+import type { AssetError, ScoredAsset } from "./scored-asset.ts";
+
+/** Fixed by the scoring method (spec, Limits). */
+export const REPETITIONS_PER_EVALUATION = 3;
+export const GENERATOR_SAMPLES_PER_EVALUATION = 6;
+
+/** What the ledger confirmed when the request's reservation was settled. */
+export interface Settlement {
+  scoringEvaluations: number;
+  creditsUsed: number;
+  /** null when the balance is not known (the settlement could not be confirmed). */
+  creditsRemaining: number | null;
+}
+
+export interface AssembleInput {
+  requestId: string;
+  plan: RankPlan;
+  refinement: RefinementOutcome;
+  errors: readonly AssetError[];
+  settlement: Settlement;
+}
+
+/**
+ * The response body: ranked by final score, highest first, ties in input order (a stable
+ * order the caller can predict), ranks from 1; errors in input order; the summary's
+ * billing figures from the settlement, not from our own count.
+ */
+export function assembleRankResponse({ requestId, plan, refinement, errors, settlement }: AssembleInput): RankResponseBody {
+  const ordered = [...refinement.assets].sort((a, b) => b.score - a.score || a.index - b.index);
+  return {
+    request_id: requestId,
+    ranked: ordered.map((asset, i) => rankedAsset(asset, i + 1)),
+    errors: [...errors].sort((a, b) => a.index - b.index).map((e) => ({ asset_url: e.url, asset_id: e.assetId, error: e.error })),
+    summary: {
+      goal: plan.goal,
+      asset_type: plan.assetType,
+      platform: plan.platform,
+      audience: plan.audienceName,
+      assets_ranked: ordered.length,
+      assets_failed: errors.length,
+      scoring_evaluations: settlement.scoringEvaluations,
+      repetitions_per_evaluation: REPETITIONS_PER_EVALUATION,
+      generator_samples_per_evaluation: GENERATOR_SAMPLES_PER_EVALUATION,
+      close_pair_refinement: refinement.report,
+      credits_used: settlement.creditsUsed,
+      credits_remaining: settlement.creditsRemaining,
+    },
+  };
+}
+
+function rankedAsset(asset: ScoredAsset, rank: number): RankedAssetBody {
+  const e = asset.evaluation;
+  return {
+    rank,
+    asset_url: asset.url,
+    asset_id: asset.assetId,
+    score: asset.score,
+    score_before_refine: asset.scoreBeforeRefine,
+    score_layer: asset.layer,
+    asset_type: asset.assetType,
+    copy_context_included: asset.copyIncluded,
+    ...imageOnlyFields(asset),
+    rationale: e.rationale,
+    product_read: e.productRead,
+    confidence: e.confidence,
+    panel_outcome: asset.panelOutcome,
+    confidence_details: {
+      entropy: e.entropy,
+      top_margin: e.topMargin,
+      sample_std_dev: e.sampleStdDev,
+      repetition_count: REPETITIONS_PER_EVALUATION,
+      generator_sample_count: GENERATOR_SAMPLES_PER_EVALUATION,
+    },
+    details: {
+      probabilities: [...e.probabilities],
+      similarities: [...e.similarities],
+      repetitionCount: REPETITIONS_PER_EVALUATION,
+      generatorSampleCount: GENERATOR_SAMPLES_PER_EVALUATION,
+      repetitionScores: [...e.repetitionScores],
+      repetitionScoreRange: e.repetitionScoreRange,
+    },
+  };
+}
+
+/** `copy_lift` is the final score minus the image-only score, as the spec defines it. */
+function imageOnlyFields(asset: ScoredAsset): Pick<RankedAssetBody, "image_only_score" | "copy_lift"> {
+  switch (asset.ablation.kind) {
+    case "self":
+      return { image_only_score: asset.score, copy_lift: 0 };
+    case "measured":
+      return { image_only_score: asset.ablation.score, copy_lift: asset.score - asset.ablation.score };
+    case "not-applicable":
+      return { image_only_score: null, copy_lift: null };
+    case "failed":
+      return {};
+    default: {
+      const never: never = asset.ablation;
+      throw new Error(`unknown ablation ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import type { Evaluation, ScoreLayer } from "@adrank/messaging";
+
+/** What came back for one evaluation: the scorer's result, or a sentence saying why not. */
+export type EvaluationOutcome = { ok: true; evaluation: Evaluation } | { ok: false; error: string };
+
+/**
+ * What happened to one asset. `failed` covers everything before an evaluation could run
+ * (intake refused the image, the deadline came first, the client left); `evaluated` holds the
+ * primary evaluation of its layer and, for full-ad-package, the image-only ablation.
+ */
+export type AssetOutcome =
+  | { kind: "failed"; error: string }
+  | { kind: "evaluated"; layer: ScoreLayer; primary: EvaluationOutcome; ablation: EvaluationOutcome | null };

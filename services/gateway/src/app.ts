@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Kysely } from "kysely";
+import type { Database } from "@adrank/db";
+import type { Logger } from "@adrank/runtime";
+import type { ClosePairRefiner } from "@adrank/rank-assembly";
+import { createClosePairRefiner } from "./refinement/close-pair-refiner.ts";
+import type { GatewayConfig } from "./config.ts";
+import type { AssetImageIntake } from "./rank/evaluate-asset.ts";
+import authPlugin from "./plugins/auth.ts";
+import busPlugin, { type Bus } from "./plugins/bus.ts";
+import dbPlugin from "./plugins/db.ts";
+import errorHandlerPlugin from "./plugins/error-handler.ts";
+import imageIntakePlugin from "./plugins/image-intake.ts";
+import ledgerPlugin, { type GatewayLedger } from "./plugins/ledger.ts";
+import metricsPlugin, { createGatewayMetrics, type GatewayMetrics } from "./plugins/metrics.ts";
+import requestContextPlugin from "./plugins/request-context.ts";
+import docsRoutes from "./routes/docs/index.ts";
+import healthRoutes from "./routes/health/index.ts";
+import audiencesRoutes from "./routes/api/v1/audiences/index.ts";
+import openApiRoutes from "./routes/api/v1/openapi/index.ts";
+import pairwiseRoutes from "./routes/api/v1/pairwise/index.ts";
+import rankRoutes from "./routes/api/v1/rank/index.ts";
+import { answerClientError } from "./http/client-error.ts";
+import { useStrictJsonParser } from "./http/strict-json.ts";
+
+export type AppConfig = Pick<GatewayConfig, "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS">;
+
+export interface AppDeps {
+  config: AppConfig;
+  logger: Logger;
+  db: Kysely<Database>;
+  bus: Bus;
+  ledger: GatewayLedger;
+  intake: AssetImageIntake;
+  /** Close-pair refinement (spec rule 8); by default through the refinement service. */
+  refiner?: ClosePairRefiner;
+  /** Prometheus instruments; main serves them on HEALTH_PORT. */
+  metrics?: GatewayMetrics;
+  now?: () => number;
+}
+
+/**
+ * The whole HTTP app in layers: fastify itself and its error handling, then the app plugins
+ * (bus, db, ledger, image intake, auth), then the routes, one folder per URL prefix. main.ts
+ * opens the connections and hands them in; route tests build the same app and use `inject`.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? Date.now;
+  // Typed as fastify's logger so the app is a plain FastifyInstance that route plugins accept.
+  const loggerInstance: FastifyBaseLogger = deps.logger;
+  const app = Fastify({
+    loggerInstance,
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    // The request id is ours: it becomes the rank's request_id and its ledger reservation id.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    // Node would refuse an HTTP/1.1 request without Host itself, with an empty body; the
+    // request-context plugin refuses it instead, with the spec's error body.
+    http: { requireHostHeader: false },
+  });
+  // Only JSON bodies are accepted; fastify's text/plain parser would let a string through.
+  app.removeContentTypeParser("text/plain");
+  useStrictJsonParser(app, deps.config.BODY_LIMIT_BYTES);
+
+  await app.register(errorHandlerPlugin, { bodyLimitBytes: deps.config.BODY_LIMIT_BYTES });
+  await app.register(requestContextPlugin, { now });
+  await app.register(metricsPlugin, { metrics: deps.metrics ?? createGatewayMetrics() });
+
+  await app.register(busPlugin, { bus: deps.bus });
+  await app.register(dbPlugin, { db: deps.db });
+  await app.register(ledgerPlugin, { ledger: deps.ledger });
+  await app.register(imageIntakePlugin, { intake: deps.intake });
+  await app.register(authPlugin, { keyCacheTtlMs: deps.config.KEY_CACHE_TTL_MS, now });
+
+  await app.register(healthRoutes);
+  await app.register(docsRoutes);
+  await app.register(openApiRoutes, { prefix: "/api/v1" });
+  await app.register(audiencesRoutes, { prefix: "/api/v1/audiences" });
+  await app.register(rankRoutes, {
+    prefix: "/api/v1/rank",
+    timeoutMs: deps.config.RANK_TIMEOUT_MS,
+    ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
+    assetConcurrency: deps.config.ASSET_CONCURRENCY,
+    refiner: deps.refiner ?? createClosePairRefiner({ nc: deps.bus.nc, js: deps.bus.js, topo: deps.bus.topo, log: deps.logger, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
+    now,
+  });
+  await app.register(pairwiseRoutes, {
+    prefix: "/api/v1/pairwise",
+    timeoutMs: deps.config.PAIRWISE_TIMEOUT_MS,
+    ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
+    presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS,
+    imageConcurrency: deps.config.ASSET_CONCURRENCY,
+    now,
+  });
+  return app;
+}

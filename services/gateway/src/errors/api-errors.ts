@@ -1,0 +1,85 @@
+// Typed failures of the API edge. They carry what the caller needs to read, never a status:
+// `to-http.ts` is the one place that maps them to the spec's statuses.
+
+/** Missing, malformed, unknown or revoked key; the message never says which (spec: 401). */
+export class UnauthenticatedError extends Error {
+  override name = "UnauthenticatedError";
+  constructor() {
+    super("Missing or invalid API key. Send `Authorization: Bearer agk_live_…`.");
+  }
+}
+
+/** The body is not JSON, or not sent as JSON (DESIGN: 400). */
+export class MalformedBodyError extends Error {
+  override name = "MalformedBodyError";
+}
+
+/** The JSON body breaks the schema (spec: 422); `field` names the offending path when known. */
+export class BodyValidationError extends Error {
+  override name = "BodyValidationError";
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+/** An audience_id that does not exist or belongs to another account (spec rule 11: 404). */
+export class AudienceNotFoundError extends Error {
+  override name = "AudienceNotFoundError";
+  readonly audienceId: string;
+  constructor(audienceId: string) {
+    super(`No saved audience with id ${JSON.stringify(audienceId)} exists for this account.`);
+    this.audienceId = audienceId;
+  }
+}
+
+/** What a request reserves: scoring evaluations (rank) or panels (pairwise). */
+export type UsageKind = "scoring" | "pairwise";
+
+const UNIT: Record<UsageKind, [string, string]> = { scoring: ["scoring evaluation", "scoring evaluations"], pairwise: ["pairwise panel", "pairwise panels"] };
+const units = (n: number, kind: UsageKind) => `${n} ${UNIT[kind][n === 1 ? 0 : 1]}`;
+
+/** The account cannot cover the request's maximum usage (spec rule 11: 402). */
+export class InsufficientCreditsError extends Error {
+  override name = "InsufficientCreditsError";
+  readonly available: number;
+  readonly required: number;
+  constructor(available: number, required: number, kind: UsageKind = "scoring") {
+    super(`Insufficient credits: this request can use up to ${units(required, kind)} and the account has ${available} credit${available === 1 ? "" : "s"}. Nothing was charged.`);
+    this.available = available;
+    this.required = required;
+  }
+}
+
+/** The key's window (60 scoring evaluations, or 60 panels, per minute) is full (spec: 429). */
+export class RateLimitedError extends Error {
+  override name = "RateLimitedError";
+  /** Seconds to wait (DESIGN: integer seconds; also the Retry-After header). */
+  readonly retryAfter: number;
+  /** Unix epoch seconds when the window has room again. */
+  readonly resetAt: number;
+  readonly remaining: number;
+  constructor(retryAfter: number, resetAt: number, remaining: number, kind: UsageKind = "scoring", limit = 60) {
+    super(`Rate limit reached: this key may use ${units(limit, kind)} per minute. Retry after ${retryAfter} s.`);
+    this.retryAfter = retryAfter;
+    this.resetAt = resetAt;
+    this.remaining = remaining;
+  }
+}
+
+/** The ledger did not answer the reservation: no work was done and nothing was charged (500). */
+export class MeteringUnavailableError extends Error {
+  override name = "MeteringUnavailableError";
+  constructor(options?: ErrorOptions) {
+    super("The credit ledger is unavailable, so the request was not processed and nothing was charged. Please retry shortly.", options);
+  }
+}
+
+/** Pairwise only: no panel voter is running, so no vote could be cast (DESIGN: 503). Nothing was charged. */
+export class VotersUnavailableError extends Error {
+  override name = "VotersUnavailableError";
+  constructor() {
+    super("No panel voter is available right now, so the comparison was not run and nothing was charged. Please retry shortly.");
+  }
+}

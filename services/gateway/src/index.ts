@@ -1,0 +1,2 @@
+export { buildApp, type AppDeps, type AppConfig } from "./app.ts";
+export { GatewayEnv, type GatewayConfig } from "./config.ts";

@@ -1,0 +1,68 @@
+import { readFileSync } from "node:fs";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { createDb, migrateToLatest } from "@adrank/db";
+import { createImageIntake } from "@adrank/images";
+import { createLedgerClient } from "@adrank/ledger-client";
+import { connectToNats, ensureStream, openImageStore, topology } from "@adrank/messaging";
+import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { buildApp } from "./app.ts";
+import { createGatewayMetrics } from "./plugins/metrics.ts";
+import { GatewayEnv, type GatewayConfig } from "./config.ts";
+
+let config: GatewayConfig;
+try {
+  config = loadConfig(GatewayEnv);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+const logger = createLogger("gateway", config.LOG_LEVEL);
+if (config.IMAGE_ALLOW_LOOPBACK) {
+  logger.warn("IMAGE_ALLOW_LOOPBACK is set: image intake will fetch from loopback addresses. This is for tests only and must never be set in production.");
+}
+if (config.IMAGE_CA_FILE) logger.warn({ file: config.IMAGE_CA_FILE }, "IMAGE_CA_FILE is set: image intake trusts an extra CA. This is for tests only.");
+
+const topo = topology(config.ADRANK_NAMESPACE);
+const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-gateway" });
+// Every replica may run this at start: kysely holds a Postgres advisory lock around it.
+const applied = await migrateToLatest(db);
+if (applied.length > 0) logger.info({ applied }, "database migrated");
+
+const nc = await connectToNats({ url: config.NATS_URL, name: "gateway" });
+await ensureStream(await jetstreamManager(nc), topo.streams.jobs);
+const images = await openImageStore(nc, topo);
+
+const metrics = createGatewayMetrics();
+const app = await buildApp({
+  config,
+  metrics,
+  logger,
+  db,
+  bus: { nc, js: jetstream(nc), topo, images },
+  ledger: createLedgerClient(nc, topo, { timeoutMs: config.LEDGER_TIMEOUT_MS }),
+  // The intake's defaults are DESIGN's image limits: 10 s, 10 MiB, 3 redirects, a pixel limit.
+  intake: createImageIntake({
+    allowLoopback: config.IMAGE_ALLOW_LOOPBACK,
+    ...(config.IMAGE_CA_FILE ? { ca: readFileSync(config.IMAGE_CA_FILE, "utf8") } : {}),
+    onWarning: (message) => logger.warn({ component: "image-intake" }, message),
+  }),
+});
+
+const address = await app.listen({ port: config.PORT, host: config.HOST });
+const internal = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, {
+  notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null),
+  routes: { "/metrics": () => metrics.metrics.render() },
+});
+logger.info({ address, namespace: topo.namespace }, "gateway listening");
+
+// In-flight rank requests may run to their limit; leave them that long to finish and settle.
+onShutdown(
+  logger,
+  [
+    { name: "stop accepting and finish in-flight requests", run: () => app.close() },
+    { name: "drain NATS", run: () => nc.drain() },
+    { name: "close the Postgres pool", run: () => db.destroy() },
+    { name: "close the metrics listener", run: () => new Promise<void>((r) => (internal ? internal.close(() => r()) : r())) },
+  ],
+  Math.max(config.RANK_TIMEOUT_MS, config.PAIRWISE_TIMEOUT_MS) + 10_000,
+);

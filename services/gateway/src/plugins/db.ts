@@ -1,0 +1,28 @@
+import fp from "fastify-plugin";
+import type { Kysely } from "kysely";
+import type { Database } from "@adrank/db";
+import { accountsRepository, type AccountsRepository } from "@adrank/db/repositories";
+import { apiKeysRepository, type ApiKeysRepository } from "@adrank/db/repositories";
+import { audiencesRepository, type AudiencesRepository } from "@adrank/db/repositories";
+
+export interface Repositories {
+  accounts: AccountsRepository;
+  apiKeys: ApiKeysRepository;
+  audiences: AudiencesRepository;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    repos: Repositories;
+  }
+}
+
+/** Postgres and the repositories over it; routes never write SQL themselves. */
+export default fp(
+  async (app, opts: { db: Kysely<Database> }) => {
+    app.decorate("db", opts.db);
+    app.decorate("repos", { accounts: accountsRepository(opts.db), apiKeys: apiKeysRepository(opts.db), audiences: audiencesRepository(opts.db) });
+  },
+  { name: "db" },
+);

@@ -1,0 +1,27 @@
+import { openResultJoin as openJoin, ScoreResult, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import type { EvaluationOutcome } from "@adrank/rank-assembly";
+
+export type { JoinLogger };
+
+/**
+ * The score results of one rank request, joined by job id (see messaging's openResultJoin).
+ * When `stop` fires every evaluation still waiting gets the stop's sentence as its error.
+ */
+export function openResultJoin(nc: NatsConnection, topo: Topology, requestId: string, stop: AbortSignal, stopReason: () => string, log: JoinLogger) {
+  const join = openJoin<EvaluationOutcome>(nc, topo, requestId, {
+    stop,
+    onStop: () => ({ ok: false, error: stopReason() }),
+    decode: (payload) => {
+      const { outcome } = ScoreResult.parse(payload);
+      return outcome.ok ? { ok: true, evaluation: outcome.evaluation } : { ok: false, error: outcome.error };
+    },
+    log,
+  });
+  return {
+    expect: (jobId: string) => join.expect(jobId),
+    /** Ends the wait for a job that could not be published. */
+    fail: (jobId: string, error: string) => join.fail(jobId, { ok: false, error }),
+    close: () => join.close(),
+  };
+}
+export type ResultJoin = ReturnType<typeof openResultJoin>;

@@ -1,0 +1,54 @@
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { askPresence, openResultJoin, publishJob, RefineResult, type JoinLogger, type NatsConnection, type RefineJob, type Topology } from "@adrank/messaging";
+import { selectClosePairs } from "@adrank/panel-domain";
+import { applyRefinementReport, refineAssetsOf, refinementWithoutPanels, withoutRefinement, type ClosePairRefiner } from "@adrank/rank-assembly";
+
+export interface RefinerDeps {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  topo: Topology;
+  log: JoinLogger;
+  /** How long to wait for a refinement worker to say it runs. */
+  presenceTimeoutMs?: number;
+}
+
+const RAW = "the scores are raw";
+
+/**
+ * Close-pair refinement through the refinement service (spec rank rule 8). The gateway
+ * itself only checks whether there is anything to refine, so a request without close pairs
+ * pays no round trip, and whether a refinement worker runs, so a missing service costs no
+ * wait; the selection, panels and adjustment happen in the service. Any failure leaves the
+ * scores raw and says why in the summary: a ranking is never lost to its refinement.
+ */
+export function createClosePairRefiner(deps: RefinerDeps): ClosePairRefiner {
+  return async (request) => {
+    const { assets, plan, requestId } = request;
+    if (!plan.refineClosePairs) return withoutRefinement(assets);
+    if (selectClosePairs(assets.map((a) => ({ key: a.index, score: a.scoreBeforeRefine }))).length === 0) return refinementWithoutPanels(assets);
+    if (request.signal.aborted) return refinementWithoutPanels(assets, `Close-pair refinement did not start before the request's time limit; ${RAW}.`);
+    if (!(await askPresence(deps.nc, deps.topo.presence("refinement"), deps.presenceTimeoutMs ?? 1_000))) {
+      deps.log.warn({ requestId }, "no refinement worker answered: close pairs left unrefined");
+      return refinementWithoutPanels(assets, `Close-pair refinement is unavailable right now; ${RAW}.`);
+    }
+
+    const job: RefineJob = { requestId, jobId: `${requestId}_refine`, deadline: request.deadline, persona: plan.assets[assets[0]!.index]!.persona, assets: refineAssetsOf(request) };
+    const join = openResultJoin<RefineResult["outcome"]>(deps.nc, deps.topo, requestId, {
+      stop: request.signal,
+      onStop: () => ({ ok: false, error: `Close-pair refinement did not finish within the request's time limit; ${RAW}.` }),
+      decode: (payload) => RefineResult.parse(payload).outcome,
+      log: deps.log,
+    });
+    try {
+      const pending = join.expect(job.jobId);
+      await publishJob(deps.js, deps.topo.jobs.refine, job, { traceparent: request.traceparent, timeoutMs: 5_000 }).catch((err: unknown) => {
+        deps.log.warn({ err, requestId }, "refinement job could not be published");
+        join.fail(job.jobId, { ok: false, error: `Close-pair refinement could not be queued; ${RAW}.` });
+      });
+      const outcome = await pending;
+      return outcome.ok ? applyRefinementReport(assets, outcome.report) : refinementWithoutPanels(assets, outcome.error);
+    } finally {
+      join.close();
+    }
+  };
+}
