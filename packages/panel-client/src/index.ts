@@ -1,0 +1,1 @@
+export { openPanelSession, type PanelSession, type PanelSessionOptions, type PanelSide, type PanelRun } from "./panel-session.ts";

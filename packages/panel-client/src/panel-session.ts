@@ -1,0 +1,86 @@
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { openResultJoin, publishJob, VoteResult, type ImageRef, type JoinLogger, type NatsConnection, type PersonaInput, type Topology, type VoteJob } from "@adrank/messaging";
+import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
+
+/** One side of a pair as a voter gets it: the prepared image and the copy it runs with. */
+export interface PanelSide {
+  image: ImageRef;
+  copy: Record<string, string> | null;
+}
+
+export interface PanelSessionOptions {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  topo: Topology;
+  requestId: string;
+  /** Epoch ms: voters drop the jobs after it and the session stops waiting. */
+  deadline: number;
+  /** Fires at the deadline or when the requester gives up. */
+  stop: AbortSignal;
+  /** The sentence an unanswered vote gets when `stop` fires. */
+  stopReason(): string;
+  traceparent: string | null;
+  publishTimeoutMs?: number;
+  log: JoinLogger;
+}
+
+export interface PanelRun {
+  votes: CastVote[];
+  /** The voter model that answered (from the first valid answer), if any answered. */
+  model: string | null;
+}
+
+type VoteOutcome = VoteResult["outcome"];
+
+/**
+ * The panels of one request: one subscription to the request's results, shared by every
+ * panel. `run` publishes the five votes of a pair (3 shown `ab`, 2 shown `ba`) at once and
+ * resolves when each has a result or the session stops; a vote without a result is an
+ * invalid vote with the stop's sentence, never a guess.
+ */
+export function openPanelSession(opts: PanelSessionOptions) {
+  const join = openResultJoin<VoteOutcome>(opts.nc, opts.topo, opts.requestId, {
+    stop: opts.stop,
+    onStop: () => ({ ok: false, error: opts.stopReason() }),
+    decode: (payload) => VoteResult.parse(payload).outcome,
+    log: opts.log,
+  });
+
+  const castOne = async (panelKey: string, seat: number, persona: PersonaInput, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null }> => {
+    const { voterId, order } = PANEL_SEATS[seat]!;
+    const [first, second] = order === "ab" ? [a, b] : [b, a];
+    const job: VoteJob = {
+      requestId: opts.requestId,
+      jobId: `${opts.requestId}_${panelKey}_v${seat + 1}`,
+      deadline: opts.deadline,
+      voterId,
+      seat,
+      persona,
+      images: [first.image, second.image],
+      copy: [first.copy, second.copy],
+    };
+    const pending = join.expect(job.jobId);
+    try {
+      await publishJob(opts.js, opts.topo.jobs.vote, job, { traceparent: opts.traceparent, timeoutMs: opts.publishTimeoutMs ?? 5_000 });
+    } catch (err) {
+      opts.log.warn({ err, jobId: job.jobId }, "vote job could not be published");
+      join.fail(job.jobId, { ok: false, error: "The vote could not be queued." });
+    }
+    const outcome = await pending;
+    if (!outcome.ok) return { vote: { voterId, order, winner: null, response: "", invalidReason: outcome.error }, model: null };
+    const winner: Side | null = outcome.choice === null ? null : (outcome.choice === "first") === (order === "ab") ? "a" : "b";
+    const vote: CastVote = { voterId, order, winner, response: outcome.response };
+    if (winner === null) vote.invalidReason = outcome.invalidReason ?? "the answer names no image";
+    return { vote, model: outcome.model };
+  };
+
+  return {
+    /** Runs the panel of one pair; `panelKey` must be unique in the request and a safe subject token. */
+    async run(panelKey: string, persona: PersonaInput, a: PanelSide, b: PanelSide): Promise<PanelRun> {
+      const cast = await Promise.all(PANEL_SEATS.map((_, seat) => castOne(panelKey, seat, persona, a, b)));
+      return { votes: cast.map((c) => c.vote), model: cast.find((c) => c.model !== null)?.model ?? null };
+    },
+    close: () => join.close(),
+  };
+}
+export type PanelSession = ReturnType<typeof openPanelSession>;

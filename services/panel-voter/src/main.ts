@@ -1,0 +1,55 @@
+import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology, VoteJob, type VoteResult } from "@adrank/messaging";
+import { createMetrics, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
+import { modelsFromEnv } from "@adrank/models";
+import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { VoterEnv } from "./config.ts";
+import { createVoteHandler, voteFailureReply, WORKER_ID } from "./vote-handler.ts";
+
+const config = loadConfig(VoterEnv);
+const logger = createLogger("panel-voter", config.LOG_LEVEL);
+const metrics = createMetrics("panel-voter");
+const votes = metrics.counter("adrank_votes_total", "Votes answered: valid, invalid (no clear verdict) or failed.", ["outcome"]);
+const models = modelsFromEnv(process.env);
+for (const warning of models.warnings) logger.warn(warning);
+const voter = instrumentGenerator(models.voter, modelCallInstruments(metrics));
+const model = `${voter.provider}:${voter.model}`;
+logger.info({ voter: model }, "voter model configured");
+
+const topo = topology(config.ADRANK_NAMESPACE);
+const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter" });
+const images = createImageCache(await openImageStore(nc, topo), config.VOTER_IMAGE_CACHE_BYTES);
+const handle = createVoteHandler(topo, { voter, loadImage: images.get });
+
+const worker = await startJobWorker({
+  nc,
+  topo,
+  kind: "vote",
+  service: "panel-voter",
+  schema: VoteJob,
+  concurrency: config.VOTER_CONCURRENCY,
+  ackWaitMs: config.VOTER_ACK_WAIT_MS,
+  maxDeliver: config.VOTER_MAX_DELIVER,
+  logger,
+  deadlineOf: (job) => job.deadline,
+  handle: async (job, { signal }) => {
+    const reply = await handle(job, signal);
+    const { outcome } = reply.payload as VoteResult;
+    votes.inc({ outcome: !outcome.ok ? "failed" : outcome.choice === null ? "invalid" : "valid" });
+    return reply;
+  },
+  onExhausted: (job) => voteFailureReply(topo, job),
+});
+// The gateway asks before it accepts a pairwise request: a reply proves a voter runs now.
+const presence = answerPresence(nc, topo.presence("panel-voter"), () => ({ service: "panel-voter", worker: WORKER_ID, model, simulated: voter.provider === "sim" }));
+await nc.flush();
+
+metrics.gaugeOnScrape("adrank_jobs_backlog", "Votes waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());
+const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null), routes: { "/metrics": () => metrics.render() } });
+
+onShutdown(logger, [
+  { name: "stop answering presence", run: async () => presence.unsubscribe() },
+  { name: "stop taking votes and finish those in hand", run: () => worker.stop() },
+  { name: "drain NATS", run: () => nc.drain() },
+  { name: "close health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
+]);
+logger.info({ namespace: topo.namespace, concurrency: config.VOTER_CONCURRENCY }, "panel-voter ready");

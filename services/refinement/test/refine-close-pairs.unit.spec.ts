@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { PersonaInput, RefineAsset, RefineJob } from "@adrank/messaging";
+import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
+import { refineClosePairs, type RunPanel } from "../src/index.ts";
+
+const image = (c: string) => ({ ref: c.repeat(64), mime: "image/png" as const, width: 96, height: 96 });
+const asset = (key: number, score: number, id = `asset-${key}`): RefineAsset => ({ key, id, score, assetType: key === 1 ? "Logo" : "Advertisement", image: image(String(key)), copy: null });
+const persona: PersonaInput = { audience: { name: "Runners", demographics: {} }, goal: "click-through-rate", assetType: "Advertisement", platform: null, campaignType: null };
+const job = (assets: RefineAsset[]): RefineJob => ({ requestId: "7f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", jobId: "x_refine", deadline: Date.now() + 10_000, persona, assets });
+
+/** A panel runner that casts the scripted ballots for each pair, in call order. */
+function scripted(...panels: Array<Array<Side | null>>) {
+  const calls: Array<{ key: string; persona: PersonaInput; a: number; b: number }> = [];
+  const run: RunPanel = async (key, p, a, b) => {
+    const winners = panels[calls.length] ?? [];
+    calls.push({ key, persona: p, a: a.key, b: b.key });
+    const votes: CastVote[] = PANEL_SEATS.map((seat, i) => ({ ...seat, winner: winners[i] ?? null, response: `raw ${i}`, ...(winners[i] ? {} : { invalidReason: "no verdict" }) }));
+    return { votes, model: "sim:sim-voter" };
+  };
+  return { run, calls };
+}
+
+describe("refineClosePairs", () => {
+  it("a panel that prefers the lower-scored asset swaps the two scores and marks both", async () => {
+    const { run, calls } = scripted(["b", "b", "b", "b", "a"]);
+    const report = await refineClosePairs(job([asset(0, 3.2), asset(1, 3.1), asset(2, 4.5)]), run);
+    expect(calls).toEqual([{ key: "r1", persona: { ...persona, assetType: "Advertisement" }, a: 0, b: 1 }]);
+    expect(report.pairsEvaluated).toBe(1);
+    expect(Object.fromEntries(report.scores.map((s) => [s.key, s.score]))).toEqual({ 0: 3.1, 1: 3.2, 2: 4.5 });
+    const outcome = { winnerAssetId: "asset-1", loserAssetId: "asset-0", flipped: true, votesFor: 4, votesTotal: 5, consistency: 0.6667 };
+    expect(report.outcomes).toEqual(expect.arrayContaining([{ key: 0, panelOutcome: outcome }, { key: 1, panelOutcome: outcome }]));
+    expect(report.outcomes).toHaveLength(2);
+    expect(report.results).toHaveLength(1);
+    expect(report.results[0]).toMatchObject({ pairId: "close-pair-1", aId: "asset-0", bId: "asset-1", status: "done", winnerId: "asset-1", votesFor: 4, votesTotal: 5, winRate: 0.8, flipped: true, gap: 0.1, rawScores: { a: 3.2, b: 3.1 } });
+    expect((report.results[0]!.votes as unknown[]).length).toBe(5);
+  });
+
+  it("a panel without valid votes leaves the scores raw and reports the error", async () => {
+    const { run } = scripted([null, null, null, null, null]);
+    const report = await refineClosePairs(job([asset(0, 3.2), asset(1, 3.1)]), run);
+    expect(Object.fromEntries(report.scores.map((s) => [s.key, s.score]))).toEqual({ 0: 3.2, 1: 3.1 });
+    expect(report.outcomes).toEqual([]);
+    expect(report.results[0]).toMatchObject({ status: "error", flipped: false, error: expect.stringMatching(/No valid vote/) });
+    expect(report.results[0]).not.toHaveProperty("winnerId");
+  });
+
+  it("runs no panel when no two scores are within 0.30", async () => {
+    const { run, calls } = scripted();
+    const report = await refineClosePairs(job([asset(0, 2.0), asset(1, 3.0), asset(2, 4.0)]), run);
+    expect(calls).toEqual([]);
+    expect(report).toEqual({ pairsEvaluated: 0, scores: [{ key: 0, score: 2 }, { key: 1, score: 3 }, { key: 2, score: 4 }], outcomes: [], results: [] });
+  });
+
+  it("refines at most 6 pairs, all at once, and uses each pair's first asset type for the persona", async () => {
+    const { run, calls } = scripted();
+    const report = await refineClosePairs(job([asset(0, 3.0), asset(1, 3.05), asset(2, 3.1), asset(3, 3.12), asset(4, 3.2)]), run);
+    expect(calls).toHaveLength(6);
+    expect(report.pairsEvaluated).toBe(6);
+    expect(new Set(calls.map((c) => c.key)).size).toBe(6);
+    for (const c of calls) expect(c.persona.assetType).toBe(c.a === 1 ? "Logo" : "Advertisement");
+  });
+});
