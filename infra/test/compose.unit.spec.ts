@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import { loadConfig } from "@adrank/runtime";
+import { ModelsEnv } from "@adrank/models";
+import { composeSchemaErrors, loadCompose, type ComposeService } from "./support/compose.ts";
+import { fromRoot } from "./support/paths.ts";
+import { deployedServices, servicesInRepository } from "./support/services.ts";
+
+const compose = loadCompose();
+const ollamaEnv = Object.fromEntries(
+  readFileSync(fromRoot("infra/compose/ollama.env"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"))
+    .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+);
+const withOllama = loadCompose(ollamaEnv);
+const entries = Object.entries(compose.services);
+const longRunning = entries.filter(([, s]) => s.restart !== "no");
+
+describe("docker-compose.yml", () => {
+  test("validates against the Compose specification's JSON schema, with default and with Ollama settings", () => {
+    expect(composeSchemaErrors(compose)).toEqual([]);
+    expect(composeSchemaErrors(withOllama)).toEqual([]);
+  });
+
+  test.each(longRunning)("%s has a health check and resource limits", (_name, service) => {
+    expect(service.healthcheck?.disable).not.toBe(true);
+    expect(service.healthcheck?.test?.[0]).toMatch(/^CMD(-SHELL)?$/);
+    expect(service.healthcheck!.test.length).toBeGreaterThan(1);
+    const limits = service.deploy?.resources?.limits;
+    const hasLimits = (limits?.cpus !== undefined && limits.memory !== undefined) || (service.mem_limit !== undefined && service.cpus !== undefined);
+    expect(hasLimits).toBe(true);
+  });
+
+  test("one-shot services are exactly the migrations and the model pull", () => {
+    expect(entries.filter(([, s]) => s.restart === "no").map(([n]) => n).sort()).toEqual(["migrate", "ollama-pull"]);
+    expect(compose.services.migrate!.build).toEqual({ context: ".", target: "migrate" });
+  });
+
+  test.each(deployedServices)("$name is built from its Dockerfile target and checked on its readiness endpoint", ({ name, port, portVariable }) => {
+    const service = compose.services[name]!;
+    expect(service.build).toEqual({ context: ".", target: name });
+    expect(service.healthcheck!.test).toEqual(["CMD", "node", "infra/docker/healthcheck.ts", `http://127.0.0.1:${port}/readyz`]);
+    expect(service.environment?.[portVariable]).toBe(String(port));
+    expect(service.environment?.OTEL_SERVICE_NAME).toBe(name);
+    expect(service.environment?.NATS_URL).toBe("nats://nats:4222");
+  });
+
+  test("every service in the repository runs in compose", () => {
+    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(servicesInRepository()));
+  });
+
+  test("services that use Postgres start after the migrations succeeded", () => {
+    for (const name of ["gateway", "ledger"]) {
+      expect(compose.services[name]!.depends_on?.migrate, name).toEqual({ condition: "service_completed_successfully" });
+    }
+    expect(compose.services.migrate!.depends_on?.postgres).toEqual({ condition: "service_healthy" });
+  });
+
+  test("gateway, dashboard and Jaeger's UI are published on localhost only", () => {
+    const published = entries.flatMap(([name, s]) => (s.ports ?? []).map((p) => `${name} ${p}`)).sort();
+    expect(published).toEqual(["dashboard 127.0.0.1:8090:8090", "gateway 127.0.0.1:8080:8080", "jaeger 127.0.0.1:16686:16686", "otel-collector 127.0.0.1:4318:4318"]);
+  });
+
+  test("adrank containers drop capabilities and run on a read-only root filesystem", () => {
+    for (const { name } of deployedServices) {
+      const service = compose.services[name] as ComposeService & { read_only?: boolean; cap_drop?: string[] };
+      expect(service.read_only, name).toBe(true);
+      expect(service.cap_drop, name).toEqual(["ALL"]);
+    }
+  });
+
+  test("services send telemetry to the collector, and the collector's traces reach Jaeger", () => {
+    for (const { name } of deployedServices) expect(compose.services[name]!.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector:4318");
+    const collector = parse(readFileSync(fromRoot("infra/otel/collector.yaml"), "utf8")) as {
+      receivers: Record<string, unknown>;
+      processors: Record<string, unknown>;
+      exporters: Record<string, { endpoint?: string }>;
+      extensions: Record<string, { endpoint?: string }>;
+      service: { extensions: string[]; pipelines: Record<string, { receivers: string[]; processors: string[]; exporters: string[] }> };
+    };
+    const traces = collector.service.pipelines.traces!;
+    for (const r of traces.receivers) expect(collector.receivers).toHaveProperty([r]);
+    for (const p of traces.processors) expect(collector.processors).toHaveProperty([p]);
+    for (const e of traces.exporters) expect(collector.exporters).toHaveProperty([e]);
+    expect(traces.exporters.map((e) => collector.exporters[e]!.endpoint)).toContain("jaeger:4317");
+    // The compose health check asks the collector's health_check extension.
+    expect(collector.service.extensions).toContain("health_check");
+    expect(compose.services["otel-collector"]!.healthcheck!.test.at(-1)).toContain(`:${collector.extensions.health_check!.endpoint!.split(":").at(-1)}/`);
+  });
+
+  test("NATS runs JetStream and syncs every write before acknowledging it", () => {
+    const conf = readFileSync(fromRoot("infra/nats/nats-server.conf"), "utf8");
+    expect(conf).toMatch(/jetstream\s*\{[^}]*store_dir:\s*\/data[^}]*\}/);
+    expect(conf).toMatch(/jetstream\s*\{[^}]*sync_interval:\s*always[^}]*\}/);
+    expect(compose.services.nats!.command).toEqual(["-c", "/etc/nats/nats-server.conf"]);
+  });
+});
+
+describe("the ollama profile", () => {
+  test("adds Ollama and the one-shot model pull only under the profile", () => {
+    const profiled = entries.filter(([, s]) => s.profiles !== undefined).map(([n, s]) => [n, s.profiles]);
+    expect(profiled).toEqual([
+      ["ollama", ["ollama"]],
+      ["ollama-pull", ["ollama"]],
+    ]);
+    expect(compose.services["ollama-pull"]!.depends_on?.ollama).toEqual({ condition: "service_healthy" });
+    expect(ollamaEnv.COMPOSE_PROFILES).toBe("ollama");
+  });
+
+  test("configures the services for Ollama's OpenAI-compatible API, and pulls every model they name", () => {
+    const env = withOllama.services.scorer!.environment!;
+    const models = loadConfig(ModelsEnv, env);
+    expect(models.OPENAI_BASE_URL).toBe("http://ollama:11434/v1");
+    const refs = [...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, models.ADRANK_VOTER];
+    expect(refs.every((r) => r.provider === "openai")).toBe(true);
+    const pulled = withOllama.services["ollama-pull"]!.environment!.OLLAMA_MODELS_TO_PULL!.split(/\s+/);
+    expect(pulled).toEqual(expect.arrayContaining(refs.map((r) => r.model)));
+    expect(pulled).toContain("nomic-embed-text");
+  });
+
+  test("the default stack needs no provider: the services run on the offline sim models", () => {
+    const models = loadConfig(ModelsEnv, compose.services.scorer!.environment!);
+    expect([...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, models.ADRANK_VOTER].map((r) => r.provider)).toEqual(["sim", "sim", "sim", "sim"]);
+  });
+});

@@ -1,0 +1,275 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "vitest";
+import { parse } from "yaml";
+import type { IDeployment } from "kubernetes-models/apps/v1";
+import type { IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
+import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
+import type { IConfigMap } from "kubernetes-models/v1";
+import type { IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
+import { topology } from "@adrank/messaging";
+import { schemaErrors } from "./support/k8s-schemas.ts";
+import { byKind, named, overlays, parseYamlStream, renderOverlay, type K8sObject, type Overlay } from "./support/kustomize.ts";
+import { selects, type LabelSelector } from "./support/label-selector.ts";
+import { fromRoot } from "./support/paths.ts";
+import { deployedServices, lagScaledServices, servicesInRepository } from "./support/services.ts";
+
+const rendered = {} as Record<Overlay, K8sObject[]>;
+beforeAll(() => {
+  for (const overlay of overlays) rendered[overlay] = renderOverlay(overlay);
+});
+
+const deployments = (overlay: Overlay) => byKind<IDeployment>(rendered[overlay], "Deployment");
+const podLabels = (d: IDeployment) => d.spec!.template.metadata!.labels ?? {};
+
+/** Replicas a service keeps at the least: its autoscaler's minimum, else its fixed count. */
+function minimumReplicas(objects: K8sObject[], name: string): number {
+  const hpa = byKind<IHorizontalPodAutoscaler>(objects, "HorizontalPodAutoscaler").find((h) => h.spec!.scaleTargetRef.name === name);
+  if (hpa) return hpa.spec!.minReplicas ?? 1;
+  const scaled = byKind<IScaledObject>(objects, "ScaledObject").find((s) => s.spec!.scaleTargetRef.name === name);
+  if (scaled) return scaled.spec!.minReplicaCount ?? 0;
+  return named<IDeployment>(objects, "Deployment", name).spec!.replicas ?? 1;
+}
+
+describe.each(overlays)("overlay %s", (overlay) => {
+  test("renders and every object validates against its schema (Kubernetes OpenAPI, KEDA CRD)", () => {
+    expect(rendered[overlay].length).toBeGreaterThan(10);
+    expect(rendered[overlay].flatMap(schemaErrors)).toEqual([]);
+  });
+
+  test("has one Deployment per service, and every service in the repository is deployed", () => {
+    const names = deployments(overlay).map((d) => d.metadata!.name).sort();
+    expect(names).toEqual(deployedServices.map((s) => s.name).sort());
+    expect(names).toEqual(expect.arrayContaining(servicesInRepository()));
+  });
+
+  test("every container, init containers too, has cpu and memory requests and limits", () => {
+    const missing = deployments(overlay).flatMap((d) =>
+      [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].flatMap((c) =>
+        ["requests", "limits"].flatMap((kind) =>
+          ["cpu", "memory"].filter((r) => !(c.resources as Record<string, Record<string, unknown> | undefined>)?.[kind]?.[r]).map((r) => `${d.metadata!.name}/${c.name} ${kind}.${r}`),
+        ),
+      ),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  test.each(deployedServices)("$name probes /healthz for liveness and /readyz for readiness on the port it listens on", ({ name, port, portVariable }) => {
+    const d = named<IDeployment>(rendered[overlay], "Deployment", name);
+    const [container, ...others] = d.spec!.template.spec!.containers;
+    expect(others).toEqual([]);
+    const portOf = (p: string | number | undefined) => (typeof p === "number" ? p : container!.ports?.find((cp) => cp.name === p)?.containerPort);
+    expect(container!.livenessProbe?.httpGet?.path).toBe("/healthz");
+    expect(portOf(container!.livenessProbe?.httpGet?.port)).toBe(port);
+    expect(container!.readinessProbe?.httpGet?.path).toBe("/readyz");
+    expect(portOf(container!.readinessProbe?.httpGet?.port)).toBe(port);
+    expect(container!.env?.find((e) => e.name === portVariable)?.value).toBe(String(port));
+  });
+
+  test("every API and worker Deployment is scraped on the port its HEALTH_PORT serves /metrics on", () => {
+    const scraped = deployments(overlay).filter((d) => d.metadata!.name !== "dashboard");
+    expect(scraped.length).toBeGreaterThan(0);
+    for (const d of scraped) {
+      const annotations = d.spec!.template.metadata!.annotations ?? {};
+      const container = d.spec!.template.spec!.containers[0]!;
+      const name = d.metadata!.name!;
+      expect(annotations["prometheus.io/scrape"], name).toBe("true");
+      expect(annotations["prometheus.io/path"], name).toBe("/metrics");
+      const port = annotations["prometheus.io/port"];
+      expect(container.env?.find((e) => e.name === "HEALTH_PORT")?.value, name).toBe(port);
+      expect(container.ports?.map((p) => String(p.containerPort)), name).toContain(port);
+    }
+  });
+
+  test("pods run as a non-root user without privilege escalation", () => {
+    for (const d of deployments(overlay)) {
+      const pod = d.spec!.template.spec!;
+      expect(pod.securityContext?.runAsNonRoot, d.metadata!.name).toBe(true);
+      expect(pod.securityContext?.runAsUser, d.metadata!.name).toBeGreaterThan(0);
+      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
+        expect(c.securityContext?.allowPrivilegeEscalation, `${d.metadata!.name}/${c.name}`).toBe(false);
+        expect(c.securityContext?.runAsUser ?? 1, `${d.metadata!.name}/${c.name}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  test("every Deployment has a PodDisruptionBudget that selects its pods", () => {
+    const budgets = byKind<{ spec: { selector: LabelSelector } }>(rendered[overlay], "PodDisruptionBudget");
+    for (const d of deployments(overlay)) {
+      expect(budgets.filter((b) => selects(b.spec.selector, podLabels(d))), d.metadata!.name).toHaveLength(1);
+    }
+  });
+
+  test("the gateway runs the migrations in an init container before it starts", () => {
+    const [init] = named<IDeployment>(rendered[overlay], "Deployment", "gateway").spec!.template.spec!.initContainers ?? [];
+    expect(init?.image).toMatch(/(^|\/)(adrank\/)?migrate:/);
+  });
+
+  test("only gateway and dashboard pods accept traffic from anywhere; everything else is denied by default", () => {
+    const policies = byKind<INetworkPolicy>(rendered[overlay], "NetworkPolicy");
+    const isIngress = (p: INetworkPolicy) => (p.spec!.policyTypes ?? ["Ingress"]).includes("Ingress");
+    const defaultDeny = policies.filter((p) => isIngress(p) && Object.keys(p.spec!.podSelector ?? {}).length === 0 && (p.spec!.ingress ?? []).length === 0);
+    expect(defaultDeny).toHaveLength(1);
+
+    // A rule without `from` is open; so is a peer that is every address, or every namespace
+    // (an empty namespaceSelector) without narrowing the pods.
+    const unrestricted = (s: LabelSelector | null | undefined) => !s || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
+    const openToAnywhere = (p: INetworkPolicy) =>
+      (p.spec!.ingress ?? []).some(
+        (rule) =>
+          !rule.from ||
+          rule.from.length === 0 ||
+          rule.from.some((peer) =>
+            peer.ipBlock
+              ? peer.ipBlock.cidr === "0.0.0.0/0" || peer.ipBlock.cidr === "::/0"
+              : peer.namespaceSelector !== undefined
+                ? unrestricted(peer.namespaceSelector as LabelSelector | null) && unrestricted(peer.podSelector as LabelSelector | undefined)
+                : peer.podSelector === undefined,
+          ),
+      );
+    const openPolicies = policies.filter((p) => isIngress(p) && openToAnywhere(p));
+    const reachable = deployments(overlay)
+      .filter((d) => openPolicies.some((p) => selects(p.spec!.podSelector as LabelSelector, podLabels(d))))
+      .map((d) => d.metadata!.name)
+      .sort();
+    expect(reachable).toEqual(deployedServices.filter((s) => s.public).map((s) => s.name).sort());
+    // Services exist for exactly the public entry points.
+    expect(byKind(rendered[overlay], "Service").map((s) => s.metadata.name).sort()).toEqual(reachable);
+  });
+
+  test("one Ingress sends /api and /docs to the gateway and everything else to the console, over TLS", () => {
+    const [ingress, ...more] = rendered[overlay].filter((o) => o.kind === "Ingress") as Array<K8sObject & { spec: { tls?: unknown[]; rules: Array<{ http: { paths: Array<{ path: string; backend: { service: { name: string } } }> } }> } }>;
+    expect(more).toEqual([]);
+    const routes = Object.fromEntries(ingress!.spec.rules[0]!.http.paths.map((p) => [p.path, p.backend.service.name]));
+    expect(routes).toEqual({ "/api": "gateway", "/docs": "gateway", "/": "dashboard" });
+    expect(ingress!.spec.tls).toHaveLength(1);
+    const services = rendered[overlay].filter((o) => o.kind === "Service").map((o) => o.metadata.name);
+    expect(services).toEqual(expect.arrayContaining(["gateway", "dashboard"]));
+  });
+
+  test("the HorizontalPodAutoscaler scales the gateway on CPU", () => {
+    const hpas = byKind<IHorizontalPodAutoscaler>(rendered[overlay], "HorizontalPodAutoscaler");
+    expect(hpas.map((h) => h.spec!.scaleTargetRef)).toEqual([{ apiVersion: "apps/v1", kind: "Deployment", name: "gateway" }]);
+    expect(hpas[0]!.spec!.metrics).toEqual([expect.objectContaining({ type: "Resource", resource: expect.objectContaining({ name: "cpu" }) })]);
+  });
+
+  test("KEDA scales scorer and panel-voter on the lag of their durable consumers on the JOBS stream", () => {
+    const topo = topology("");
+    const scaled = byKind<IScaledObject>(rendered[overlay], "ScaledObject");
+    expect(scaled.map((s) => s.spec!.scaleTargetRef.name).sort()).toEqual([...lagScaledServices].sort());
+    for (const s of scaled) {
+      const service = s.spec!.scaleTargetRef.name;
+      expect(s.spec!.triggers).toEqual([
+        expect.objectContaining({
+          type: "nats-jetstream",
+          metadata: expect.objectContaining({ stream: topo.streams.jobs.name, consumer: topo.consumer(service), natsServerMonitoringEndpoint: "nats-headless.nats.svc.cluster.local:8222" }),
+        }),
+      ]);
+      // Never to zero: the gateway answers pairwise requests with 503 when no voter consumes.
+      expect(s.spec!.minReplicaCount).toBeGreaterThanOrEqual(1);
+      expect(Number(s.spec!.triggers[0]!.metadata.lagThreshold)).toBeGreaterThan(0);
+    }
+  });
+
+  test("autoscaled Deployments leave `replicas` to their autoscaler", () => {
+    for (const name of ["gateway", ...lagScaledServices]) {
+      expect(named<IDeployment>(rendered[overlay], "Deployment", name).spec!.replicas, name).toBeUndefined();
+    }
+  });
+
+  test("the ConfigMap points at the NATS Helm release", () => {
+    const config = byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"));
+    expect(config?.data?.NATS_URL).toBe("nats://nats.nats.svc.cluster.local:4222");
+    expect(config?.data?.ADRANK_NAMESPACE).toBe("");
+  });
+});
+
+describe("configuration and secrets", () => {
+  // Production keeps credentials out of the repository; dev generates the provider keys (empty: sim models).
+  const external: Record<Overlay, string[]> = { dev: ["adrank-database", "adrank-dashboard"], prod: ["adrank-database", "adrank-provider-keys", "adrank-dashboard"] };
+
+  test.each(overlays)("%s: every ConfigMap and Secret a pod reads is rendered, or is one of the documented external Secrets", (overlay) => {
+    const present = new Set(rendered[overlay].filter((o) => o.kind === "ConfigMap" || o.kind === "Secret").map((o) => `${o.kind}/${o.metadata.name}`));
+    const referenced = new Set(
+      deployments(overlay).flatMap((d) =>
+        [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].flatMap((c) =>
+          [
+            ...(c.envFrom ?? []).map((e) => (e.configMapRef ? `ConfigMap/${e.configMapRef.name}` : `Secret/${e.secretRef!.name}`)),
+            ...(c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [`Secret/${e.valueFrom.secretKeyRef.name}`] : [])),
+          ],
+        ),
+      ),
+    );
+    const missing = [...referenced].filter((r) => !present.has(r)).sort();
+    expect(missing).toEqual(external[overlay].map((s) => `Secret/${s}`).sort());
+  });
+
+  test("prod images are pinned to a registry and a tag", () => {
+    const images = deployments("prod").flatMap((d) => [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].map((c) => c.image!));
+    for (const image of images) expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+\/[^:]+:(?!latest$)[\w.-]+$/);
+  });
+});
+
+describe("prod against dev", () => {
+  test("prod keeps at least two replicas of every service and more than dev of every scaled or stateful one", () => {
+    for (const { name } of deployedServices) {
+      expect(minimumReplicas(rendered.prod, name), name).toBeGreaterThanOrEqual(2);
+    }
+    for (const name of ["gateway", "ledger", ...lagScaledServices]) {
+      expect(minimumReplicas(rendered.prod, name), name).toBeGreaterThan(minimumReplicas(rendered.dev, name));
+    }
+  });
+
+  test("prod widens the autoscalers' upper bounds", () => {
+    const max = (objects: K8sObject[], name: string) =>
+      name === "gateway"
+        ? named<IHorizontalPodAutoscaler>(objects, "HorizontalPodAutoscaler", name).spec!.maxReplicas
+        : named<IScaledObject>(objects, "ScaledObject", name).spec!.maxReplicaCount;
+    for (const name of ["gateway", ...lagScaledServices]) expect(max(rendered.prod, name)!, name).toBeGreaterThan(max(rendered.dev, name)!);
+  });
+
+  test("prod creates the LEDGER stream with 3 replicas", () => {
+    const ledgerReplicas = (overlay: Overlay) => byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"))?.data?.LEDGER_JETSTREAM_REPLICAS;
+    expect(ledgerReplicas("prod")).toBe("3");
+    expect(ledgerReplicas("dev")).toBe("1");
+  });
+});
+
+describe("CloudNativePG example", () => {
+  // No schema of the CNPG CRD ships in a package here: the fields adrank relies on are checked.
+  const [cluster, ...rest] = parseYamlStream(readFileSync(fromRoot("infra/k8s/examples/cloudnativepg.yaml"), "utf8")) as (K8sObject & {
+    spec: { instances: number; bootstrap: { initdb: { database: string; owner: string } }; storage: { size: string } };
+  })[];
+
+  test("is one highly available Cluster with the adrank database", () => {
+    expect(rest).toEqual([]);
+    expect(cluster).toMatchObject({ apiVersion: "postgresql.cnpg.io/v1", kind: "Cluster", spec: { bootstrap: { initdb: { database: "adrank", owner: "adrank" } } } });
+    expect(cluster!.spec.instances).toBeGreaterThanOrEqual(3);
+    expect(cluster!.spec.storage.size).toMatch(/^\d+(Gi|Ti)$/);
+  });
+});
+
+describe("NATS Helm values", () => {
+  const values = parse(readFileSync(fromRoot("infra/helm/nats-values.yaml"), "utf8")) as {
+    config: {
+      cluster: { enabled: boolean; replicas: number };
+      jetstream: { enabled: boolean; fileStore: { enabled: boolean; pvc: { enabled: boolean; size: string } }; merge: Record<string, unknown> };
+      monitor: { enabled: boolean; port: number };
+    };
+    container: { merge: { resources: { requests: object; limits: object } } };
+  };
+
+  test("run JetStream on three clustered servers with file storage on volumes", () => {
+    expect(values.config.cluster).toMatchObject({ enabled: true, replicas: 3 });
+    expect(values.config.jetstream).toMatchObject({ enabled: true, fileStore: { enabled: true, pvc: { enabled: true } } });
+  });
+
+  test("sync every write to disk before acknowledging it", () => {
+    expect(values.config.jetstream.merge.sync_interval).toBe("always");
+  });
+
+  test("serve monitoring on the port KEDA reads, with resource requests and limits", () => {
+    expect(values.config.monitor).toEqual({ enabled: true, port: 8222 });
+    expect(Object.keys(values.container.merge.resources.requests).sort()).toEqual(["cpu", "memory"]);
+    expect(Object.keys(values.container.merge.resources.limits).sort()).toEqual(["cpu", "memory"]);
+  });
+});
