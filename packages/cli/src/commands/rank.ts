@@ -1,0 +1,84 @@
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { ASSET_TYPES, GOALS } from "@adrank/sdk";
+import { readCopyFile } from "../copy-file.ts";
+import { htmlReport } from "../html-report.ts";
+import { readImageFile } from "../image-file.ts";
+import { startProgress } from "../progress.ts";
+import { rankedTable } from "../ranked-table.ts";
+import { checkReportPath } from "../report-path.ts";
+import { rankRequestOf } from "../requests/rank-request.ts";
+import { clientFromEnv } from "../settings.ts";
+import { UsageError } from "../usage-error.ts";
+import { AUDIENCE_OPTIONS } from "./audience-flags.ts";
+
+/** A list laid out in lines of at most 100 columns, each under the option descriptions. */
+const listed = (items: readonly string[]) => {
+  const indent = " ".repeat(32);
+  const lines = [indent];
+  for (const item of items) {
+    const last = lines.length - 1;
+    const sep = lines[last] === indent ? "" : ", ";
+    if ((lines[last] + sep + item).length > 100) {
+      lines[last] += ",";
+      lines.push(indent + item);
+    } else {
+      lines[last] += sep + item;
+    }
+  }
+  return lines.join("\n");
+};
+
+export const RANK_HELP = `adrank rank <image>... (--audience-id <id> | --audience-name <name>) [options]
+
+Ranks 1 to 20 local images (PNG, JPEG, WebP, GIF) for one audience and prints a table
+(rank, image, score, confidence, copy lift, panel outcome).
+
+  --goal <goal>                 default purchase-intent; one of
+${listed(GOALS)}
+  --asset-type <type>           default "Social Media Post"; one of
+${listed(ASSET_TYPES.map((t) => `"${t}"`))}
+  --platform <platform>         e.g. meta, instagram, facebook, tiktok, linkedin, google
+  --copy <file.json>            ad copy, either one object for every image
+                                  {"headline": "Go further", "body": "Free returns"}
+                                or one per image keyed by file name (others get none)
+                                  {"a.png": {"headline": "…"}, "b.png": {"body": "…"}}
+                                keys: pageName, adBody, adHeadline, adCaption, adDescription
+                                (or businessName, primaryText, body, headline, caption, …)
+  --refine / --no-refine        close-pair refinement by the voter panel (default on)
+  --json                        print the API's JSON response instead of the table
+  --html <file>                 also write a self-contained HTML report with thumbnails
+  --audience-description <text> with --audience-name`;
+
+export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    allowNegative: true,
+    options: { ...AUDIENCE_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } },
+  });
+  if (positionals.length === 0) throw new UsageError("give at least one image file");
+  if (positionals.length > 20) throw new UsageError(`${positionals.length} images: a ranking takes at most 20`);
+  // Everything that can be wrong locally is found before the request, which costs credits.
+  const images = await Promise.all(positionals.map(readImageFile));
+  const names = images.map((i) => i.name);
+  if (new Set(names).size !== names.length) throw new UsageError("two images have the same file name; rename one so the results can be told apart");
+  const copies = values.copy ? await readCopyFile(values.copy, names) : images.map(() => null);
+  const request = rankRequestOf(values, images, copies);
+  if (values.html) await checkReportPath(values.html);
+
+  const progress = startProgress(`ranking ${images.length} image${images.length === 1 ? "" : "s"}`);
+  const client = clientFromEnv(env, (e) => progress.note(`${e.error.status === 429 ? "rate limited" : "retrying"}, waiting ${(e.delayMs / 1000).toFixed(1)} s`));
+  let result;
+  try {
+    result = await client.rank(request);
+  } finally {
+    progress.stop();
+  }
+  // The result goes out first: a report that fails to write must not lose a paid ranking.
+  out.write(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40))}\n`);
+  if (values.html) {
+    await writeFile(values.html, htmlReport(result.data, images, `Ranking of ${images.length} images`));
+    if (!values.json) out.write(`report written to ${values.html}\n`);
+  }
+}

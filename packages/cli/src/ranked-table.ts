@@ -1,0 +1,22 @@
+import type { RankResponse } from "@adrank/sdk";
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
+const fmt = (n: number | null | undefined, signed = false) => {
+  if (n === null || n === undefined) return "–";
+  // Rounded first, so a lift of -0.004 reads 0.00 rather than -0.00.
+  const r = Math.round(n * 100) / 100 || 0;
+  return `${signed && r > 0 ? "+" : ""}${r.toFixed(2)}`;
+};
+
+/** The ranked table the terminal shows: one row per ranked image, then failures and the bill. */
+export function rankedTable(response: RankResponse, nameOf: (assetId: string | null, url: string) => string): string {
+  const rows = response.ranked.map((r) => [String(r.rank), nameOf(r.asset_id, r.asset_url), fmt(r.score), r.confidence, fmt(r.copy_lift, true), r.panel_outcome ? (r.panel_outcome.flipped ? "flipped" : "kept") : ""]);
+  const header = ["rank", "image", "score", "confidence", "copy lift", "panel"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!)).join("  ").trimEnd();
+  const out = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+  for (const e of response.errors) out.push(`failed: ${nameOf(e.asset_id, e.asset_url)}: ${e.error}`);
+  const s = response.summary;
+  out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${s.credits_used} credits used, ${s.credits_remaining ?? "?"} left`);
+  return out.join("\n");
+}

@@ -1,0 +1,21 @@
+export { createClient, type AdRankClient, type ApiResult, type CallOptions, type ClientOptions, type CreateAudienceInput, type PairwiseInput, type RankInput, type RetryEvent } from "./client.ts";
+export {
+  AdRankError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  InsufficientCreditsError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnexpectedResponseError,
+  ValidationError,
+  type ErrorDetails,
+} from "./errors.ts";
+export { statusText } from "./error-from-response.ts";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
+export type { AudienceList, PairwiseResponse, RankResponse, SavedAudience } from "./types.ts";
+// The spec's closed lists, for pickers, help texts and client-side checks.
+export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";

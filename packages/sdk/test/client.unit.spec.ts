@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  createClient,
+  InsufficientCreditsError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ServiceUnavailableError,
+  TimeoutError,
+  UnexpectedResponseError,
+  ValidationError,
+  type RetryEvent,
+} from "../src/index.ts";
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+// A local server speaking the API's wire format; each test scripts its answers in order.
+let server: Server;
+let baseUrl: string;
+let script: Handler[] = [];
+let seen: Array<{ method: string; url: string; headers: IncomingMessage["headers"]; body: string }> = [];
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
+  res.writeHead(status, { "content-type": "application/json", "x-request-id": `req-${seen.length}`, ...headers }).end(JSON.stringify(body));
+};
+
+const rankResponse = {
+  request_id: "7d0c2f8e-4f6b-4a43-9a55-1b1d6c3b2a10",
+  ranked: [],
+  errors: [{ asset_url: "https://example.com/a.png", asset_id: null, error: "The image could not be fetched." }],
+  summary: {
+    goal: "purchase-intent", asset_type: "social-feed", platform: null, audience: "Runners", assets_ranked: 0, assets_failed: 1, scoring_evaluations: 0,
+    repetitions_per_evaluation: 3, generator_samples_per_evaluation: 6, close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },
+    credits_used: 0, credits_remaining: 10,
+  },
+};
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const next = script.shift();
+      if (!next) return json(500, { error: "no scripted answer" })(req, res, body);
+      next(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
+beforeEach(() => {
+  script = [];
+  seen = [];
+});
+
+/** A loopback port nothing listens on: taken from the OS, then let go. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const address = probe.address();
+  await new Promise<void>((r) => probe.close(() => r()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+const client = (over: Partial<Parameters<typeof createClient>[0]> = {}) => createClient({ apiKey: "agk_live_test", baseUrl, retry: { baseDelayMs: 10 }, ...over });
+const rankBody = { assets: [{ url: "https://example.com/a.png" }], audience: { name: "Runners" } };
+
+describe("sdk client", () => {
+  it("sends the key and JSON body, and returns the parsed body with request id and rate-limit headers", async () => {
+    script = [json(200, rankResponse, { "x-ratelimit-remaining": "59" })];
+    const result = await client().rank(rankBody);
+    expect(result).toMatchObject({ requestId: "req-1", rateLimitRemaining: 59, attempts: 1 });
+    expect(result.data.summary.credits_remaining).toBe(10);
+    expect(seen[0]).toMatchObject({ method: "POST", url: "/api/v1/rank" });
+    expect(seen[0]!.headers.authorization).toBe("Bearer agk_live_test");
+    expect(JSON.parse(seen[0]!.body)).toEqual(rankBody);
+  });
+
+  it.each([
+    [400, BadRequestError, { error: "The body is not valid JSON." }],
+    [401, AuthenticationError, { error: "The API key is missing or invalid." }],
+    [402, InsufficientCreditsError, { error: "This batch needs up to 2 credits; 1 is available." }],
+    [404, NotFoundError, { error: "No audience with id aud_x." }],
+    [422, ValidationError, { error: "assets[0].url must be an https URL.", field: "assets[0].url" }],
+    [503, ServiceUnavailableError, { error: "No voter is available." }],
+    [500, ServerError, { error: "Something failed on our side." }],
+  ] as const)("maps %i to its error class with the server's sentence and request id", async (status, Class, body) => {
+    // 5xx are retried: give every attempt the same answer.
+    script = [json(status, body), json(status, body), json(status, body)];
+    const err = await client().rank(rankBody).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Class);
+    expect(err).toMatchObject({ status, message: body.error, requestId: expect.stringMatching(/^req-/) });
+    if (err instanceof ValidationError) expect(err.field).toBe("assets[0].url");
+  });
+
+  it("never retries a 4xx other than 429", async () => {
+    for (const status of [400, 401, 402, 404, 422]) {
+      script = [json(status, { error: "no" }), json(200, rankResponse)];
+      seen = [];
+      await expect(client().rank(rankBody)).rejects.toMatchObject({ status });
+      expect(seen, `status ${status}`).toHaveLength(1);
+    }
+  });
+
+  it("waits exactly Retry-After on 429, then succeeds", async () => {
+    script = [json(429, { error: "Rate limit reached.", retryAfter: 1, resetAt: 1_800_000_000 }, { "retry-after": "1" }), json(200, rankResponse)];
+    const retries: RetryEvent[] = [];
+    const started = performance.now();
+    const result = await client({ onRetry: (e) => retries.push(e) }).rank(rankBody);
+    const elapsed = performance.now() - started;
+    expect(result.attempts).toBe(2);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.delayMs).toBe(1000);
+    expect(retries[0]!.error).toBeInstanceOf(RateLimitError);
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(1_800);
+  });
+
+  it("surfaces a 429 with retryAfter and resetAt when retries are off or the wait is too long", async () => {
+    script = [json(429, { error: "Rate limit reached.", retryAfter: 42, resetAt: 1_800_000_042 }, { "retry-after": "42" })];
+    const err = await client({ retry: { maxRetries: 0 } }).rank(rankBody).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({ retryAfter: 42, resetAt: 1_800_000_042 });
+    script = [json(429, { error: "Rate limit reached.", retryAfter: 42, resetAt: 1 }, { "retry-after": "42" })];
+    seen = [];
+    await expect(client({ retry: { maxDelayMs: 10_000 } }).rank(rankBody)).rejects.toBeInstanceOf(RateLimitError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("retries 5xx with growing backoff and gives the last error when retries run out", async () => {
+    script = [json(502, { error: "bad gateway" }), json(500, { error: "oops" }), json(200, rankResponse)];
+    const delays: number[] = [];
+    const ok = await client({ retry: { baseDelayMs: 40, maxRetries: 2 }, onRetry: (e) => delays.push(e.delayMs) }).rank(rankBody);
+    expect(ok.attempts).toBe(3);
+    expect(delays[0]).toBeGreaterThanOrEqual(20);
+    expect(delays[0]).toBeLessThanOrEqual(40);
+    expect(delays[1]).toBeGreaterThanOrEqual(40);
+    expect(delays[1]).toBeLessThanOrEqual(80);
+
+    script = [json(500, { error: "first" }), json(500, { error: "second" }), json(500, { error: "third" })];
+    await expect(client({ retry: { maxRetries: 2, baseDelayMs: 10 } }).rank(rankBody)).rejects.toMatchObject({ message: "third", status: 500 });
+    expect(seen).toHaveLength(6);
+  });
+
+  it("takes the request id from a 5xx body when no header carries it", async () => {
+    script = [(_req, res) => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "Something failed on our side.", request_id: "body-id" }))];
+    await expect(client({ retry: { maxRetries: 0 } }).rank(rankBody)).rejects.toMatchObject({ status: 500, requestId: "body-id" });
+  });
+
+  it("retries lost connections with backoff, then gives ConnectionError", async () => {
+    const retries: RetryEvent[] = [];
+    const port = await closedPort();
+    const refused = createClient({ apiKey: "k", baseUrl: `http://127.0.0.1:${port}`, retry: { maxRetries: 2, baseDelayMs: 10 }, onRetry: (e) => retries.push(e) });
+    const err = await refused.audiences.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect((err as ConnectionError).message).toBe(`Could not reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(retries.map((r) => r.error.constructor)).toEqual([ConnectionError, ConnectionError]);
+  });
+
+  it("treats a connection cut or a stall in the middle of the body like one before it, and retries", async () => {
+    const headThenCut: Handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "5000" });
+      res.write('{"audiences": [');
+      setTimeout(() => res.destroy(), 20);
+    };
+    const headThenStall: Handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"audiences": [');
+    };
+    script = [headThenCut, headThenStall, json(200, { audiences: [] })];
+    const retries: RetryEvent[] = [];
+    const result = await client({ timeoutMs: 300, onRetry: (e) => retries.push(e) }).audiences.list();
+    expect(result.attempts).toBe(3);
+    expect(retries.map((r) => r.error.constructor)).toEqual([ConnectionError, TimeoutError]);
+  });
+
+  it("keeps within the caller's budget: no retry whose wait would outlast it, and a shorter last attempt", async () => {
+    script = [json(429, { error: "Rate limit reached.", retryAfter: 2, resetAt: 1 }, { "retry-after": "2" }), json(200, rankResponse)];
+    const started = performance.now();
+    await expect(client({ retry: { maxElapsedMs: 1_500 } }).rank(rankBody)).rejects.toBeInstanceOf(RateLimitError);
+    expect(seen).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(500);
+
+    // The server stays silent: the attempt ends when the budget does, not at the 10 s limit.
+    script = [() => {}];
+    seen = [];
+    const stalled = performance.now();
+    const err = await client({ timeoutMs: 10_000 }).audiences.list({ retry: { maxElapsedMs: 300 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(performance.now() - stalled).toBeLessThan(1_000);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("turns a refused connection into ConnectionError and a silent server into TimeoutError", async () => {
+    const refused = createClient({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}`, retry: { maxRetries: 0 } });
+    await expect(refused.audiences.list()).rejects.toBeInstanceOf(ConnectionError);
+    script = [() => {}];
+    const err = await client({ timeoutMs: 200, retry: { maxRetries: 0 } }).audiences.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err).toMatchObject({ status: 0, requestId: null });
+  });
+
+  it("stops at once when the caller aborts, also while waiting to retry", async () => {
+    script = [json(429, { error: "wait" }, { "retry-after": "30" })];
+    const controller = new AbortController();
+    const pending = client({ onRetry: () => controller.abort(new Error("user cancelled")) }).rank(rankBody, { signal: controller.signal });
+    await expect(pending).rejects.toThrow("user cancelled");
+    expect(seen).toHaveLength(1);
+  });
+
+  it("stops at once when the caller aborts a request in flight, without retrying it", async () => {
+    script = [() => {}];
+    const controller = new AbortController();
+    const retries: RetryEvent[] = [];
+    setTimeout(() => controller.abort(new Error("user cancelled")), 100);
+    const started = performance.now();
+    await expect(client({ onRetry: (e) => retries.push(e) }).audiences.list({ signal: controller.signal })).rejects.toThrow("user cancelled");
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(retries).toEqual([]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("refuses a 200 whose body breaks the contract instead of handing it on", async () => {
+    script = [json(200, { ranked: "not a list" })];
+    await expect(client().rank(rankBody)).rejects.toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it("lists and creates saved audiences", async () => {
+    const saved = { id: "aud_1", name: "Runners", description: null, demographics: { ageRange: "25-34" }, created_at: "2026-11-23T10:00:00.000Z" };
+    script = [json(201, saved), json(200, { audiences: [saved] })];
+    const created = await client().audiences.create({ name: "Runners", demographics: { ageRange: "25-34" } });
+    expect(created.data.id).toBe("aud_1");
+    expect((await client().audiences.list()).data.audiences).toHaveLength(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /api/v1/audiences", "GET /api/v1/audiences"]);
+  });
+});

@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import fastifyStatic from "@fastify/static";
+import type { Kysely } from "kysely";
+import type { Database } from "@adrank/db";
+import { accountsRepository, apiKeysRepository, audiencesRepository } from "@adrank/db/repositories";
+import type { LedgerClient } from "@adrank/ledger-client";
+import type { Logger } from "@adrank/runtime";
+import { readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { csrfProblem } from "./csrf.ts";
+import { audienceRoutes } from "./routes/audiences.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { playgroundRoutes } from "./routes/playground.ts";
+import { usageRoutes } from "./routes/usage.ts";
+import type { SecretBox } from "./secret-box.ts";
+import { sessionsRepository, type SessionUser } from "./sessions.ts";
+import type { SignInLimiter } from "./sign-in-limiter.ts";
+
+export interface DashboardDeps {
+  db: Kysely<Database>;
+  ledger: Pick<LedgerClient, "grant" | "balance">;
+  logger: Logger;
+  box: SecretBox;
+  limiter: SignInLimiter;
+  gatewayUrl: string;
+  signupCredits: number;
+  sessionTtlMs: number;
+  secureCookies: boolean;
+  /** Behind an ingress: the client address comes from X-Forwarded-For. Off, a caller could pick its own. */
+  trustProxy?: boolean;
+  /** The built front end; the API works without it (tests). */
+  webRoot?: string;
+  isReady?: () => Promise<string | null>;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+export type Repos = ReturnType<typeof repos>;
+const repos = (db: Kysely<Database>, ttlMs: number) => ({ accounts: accountsRepository(db), apiKeys: apiKeysRepository(db), audiences: audiencesRepository(db), sessions: sessionsRepository(db, ttlMs) });
+
+/** Answers 401 unless a session is signed in. */
+export async function requireUser(request: FastifyRequest, reply: FastifyReply) {
+  if (!request.user) return reply.code(401).send({ error: "Sign in to continue." });
+}
+
+/**
+ * The console: a JSON API under /console/api for the single-page front end, served from the
+ * same origin so cookies stay SameSite=Strict and no CORS is needed.
+ */
+export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstance> {
+  // Playground bodies carry images as data URIs: allow what the gateway allows.
+  const loggerInstance: FastifyBaseLogger = deps.logger;
+  const app = Fastify({ loggerInstance, bodyLimit: 25 * 1024 * 1024, trustProxy: deps.trustProxy ?? false, disableRequestLogging: false });
+  const r = repos(deps.db, deps.sessionTtlMs);
+  app.decorateRequest("user", null);
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
+    // Only our own bundle runs; images may be data URIs (thumbnails) or https (audience of the playground).
+    reply.header("content-security-policy", "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    if (!request.url.startsWith("/console/api/")) return;
+    reply.header("cache-control", "no-store");
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    request.user = token ? await r.sessions.find(token) : null;
+    const problem = csrfProblem({ method: request.method, sessionToken: request.user?.csrfToken ?? null, headerToken: request.headers["x-csrf-token"] as string | undefined, origin: request.headers.origin, host: request.headers.host });
+    if (problem) return reply.code(403).send({ error: problem });
+  });
+
+  app.setErrorHandler((err: { statusCode?: number; message: string }, request, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) request.log.error({ err }, "console request failed");
+    reply.code(status).send({ error: status === 500 ? "Something went wrong on our side; try again." : status === 413 ? "That upload is too large (25 MiB at most)." : "The request could not be read." });
+  });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+  app.get("/readyz", async (_req, reply) => {
+    const problem = (await deps.isReady?.()) ?? null;
+    return problem ? reply.code(503).send({ status: "not ready", reason: problem }) : { status: "ready" };
+  });
+
+  await app.register(authRoutes, { prefix: "/console/api", deps, repos: r });
+  await app.register(keyRoutes, { prefix: "/console/api", repos: r });
+  await app.register(audienceRoutes, { prefix: "/console/api", repos: r });
+  await app.register(usageRoutes, { prefix: "/console/api", deps });
+  await app.register(playgroundRoutes, { prefix: "/console/api", deps, repos: r });
+
+  if (deps.webRoot && existsSync(deps.webRoot)) {
+    await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", index: ["index.html"], wildcard: false });
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method === "GET" && !request.url.startsWith("/console/api/")) return reply.type("text/html").sendFile("index.html");
+      return reply.code(404).send({ error: "Not found." });
+    });
+  }
+  return app;
+}

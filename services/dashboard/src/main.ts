@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { createDb, migrateToLatest } from "@adrank/db";
+import { createLedgerClient } from "@adrank/ledger-client";
+import { connectToNats, topology } from "@adrank/messaging";
+import { createLogger, loadConfig, onShutdown } from "@adrank/runtime";
+import { sql } from "kysely";
+import { buildDashboard } from "./app.ts";
+import { DIST, ensureWebBuilt } from "./build-web.ts";
+import { DashboardEnv, type DashboardConfig } from "./config.ts";
+import { createSecretBox } from "./secret-box.ts";
+import { createSignInLimiter } from "./sign-in-limiter.ts";
+
+let config: DashboardConfig;
+try {
+  config = loadConfig(DashboardEnv);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+}
+const logger = createLogger("dashboard", config.LOG_LEVEL);
+let secret = config.DASHBOARD_SESSION_SECRET;
+if (!secret) {
+  if (config.NODE_ENV === "production") {
+    logger.fatal("DASHBOARD_SESSION_SECRET is required in production (32+ characters)");
+    process.exit(1);
+  }
+  secret = randomBytes(32).toString("hex");
+  logger.warn("DASHBOARD_SESSION_SECRET is not set: using a random one; playground keys will be re-issued after a restart");
+}
+
+const started = performance.now();
+if (await ensureWebBuilt()) logger.info({ ms: Math.round(performance.now() - started) }, "console front end built");
+
+const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-dashboard" });
+const applied = await migrateToLatest(db);
+if (applied.length > 0) logger.info({ applied }, "database migrated");
+const nc = await connectToNats({ url: config.NATS_URL, name: "dashboard" });
+const ledger = createLedgerClient(nc, topology(config.ADRANK_NAMESPACE), { timeoutMs: 5_000 });
+
+const app = await buildDashboard({
+  db,
+  ledger,
+  logger,
+  box: createSecretBox(secret),
+  limiter: createSignInLimiter(),
+  gatewayUrl: config.GATEWAY_URL,
+  signupCredits: config.DASHBOARD_SIGNUP_CREDITS,
+  sessionTtlMs: config.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
+  secureCookies: config.DASHBOARD_SECURE_COOKIES,
+  trustProxy: config.DASHBOARD_TRUST_PROXY,
+  webRoot: DIST,
+  async isReady() {
+    if (nc.isClosed()) return "NATS connection closed";
+    try {
+      await sql`select 1`.execute(db);
+      return null;
+    } catch {
+      return "PostgreSQL unreachable";
+    }
+  },
+});
+const address = await app.listen({ port: config.DASHBOARD_PORT, host: config.DASHBOARD_HOST });
+logger.info({ address }, "console listening");
+
+onShutdown(logger, [
+  { name: "stop accepting requests", run: () => app.close() },
+  { name: "drain NATS", run: () => nc.drain() },
+  { name: "close the Postgres pool", run: () => db.destroy() },
+]);

@@ -1,0 +1,66 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { newId } from "@adrank/db/repositories";
+import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
+import { readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.ts";
+import { hashPassword, passwordProblem, verifyPassword } from "../password.ts";
+
+const Credentials = z.object({ email: z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), password: z.string() });
+
+// Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
+const DECOY_HASH = await hashPassword(randomUUID());
+
+export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: DashboardDeps; repos: Repos }) {
+  const startSession = async (reply: FastifyReply, userId: string) => {
+    await repos.sessions.prune();
+    const session = await repos.sessions.create(userId);
+    reply.header("set-cookie", sessionCookie(session.token, { maxAgeS: Math.floor(deps.sessionTtlMs / 1000), secure: deps.secureCookies }));
+  };
+
+  app.post("/signup", async (request, reply) => {
+    const parsed = Credentials.safeParse(request.body);
+    if (!parsed.success) return reply.code(422).send({ error: "Enter a valid email address and a password.", field: String(parsed.error.issues[0]?.path[0] ?? "email") });
+    const { email, password } = parsed.data;
+    const weak = passwordProblem(password);
+    if (weak) return reply.code(422).send({ error: weak, field: "password" });
+    const existing = await deps.db.selectFrom("dashboard_users").select("id").where("email", "=", email).executeTakeFirst();
+    if (existing) return reply.code(409).send({ error: "An account with this email exists; sign in instead.", field: "email" });
+    const account = await repos.accounts.create(email);
+    const userId = newId("usr");
+    await deps.db.insertInto("dashboard_users").values({ id: userId, email, password_hash: await hashPassword(password), account_id: account.id }).execute();
+    if (deps.signupCredits > 0) {
+      const granted = await deps.ledger.grant({ accountId: account.id, grantId: `signup-${account.id}`, credits: deps.signupCredits, reason: "sign-up credits" });
+      if (!granted.ok) request.log.warn({ accountId: account.id, rejection: granted.rejection.type }, "sign-up credits were not granted");
+    }
+    await startSession(reply, userId);
+    request.log.info({ accountId: account.id }, "console sign-up");
+    return reply.code(201).send({ email, accountId: account.id });
+  });
+
+  app.post("/signin", async (request, reply) => {
+    const parsed = Credentials.safeParse(request.body);
+    if (!parsed.success) return reply.code(422).send({ error: "Enter your email address and password." });
+    const { email, password } = parsed.data;
+    const wait = deps.limiter.retryAfter(email, request.ip);
+    if (wait > 0) return reply.code(429).header("retry-after", String(wait)).send({ error: `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`, retryAfter: wait });
+    const user = await deps.db.selectFrom("dashboard_users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
+    const ok = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
+    if (!user || !ok) {
+      deps.limiter.fail(email, request.ip);
+      return reply.code(401).send({ error: "That email and password do not match." });
+    }
+    deps.limiter.succeed(email);
+    await startSession(reply, user.id);
+    return { email };
+  });
+
+  app.post("/signout", async (request, reply) => {
+    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (token) await repos.sessions.destroy(token);
+    reply.header("set-cookie", sessionCookie("", { maxAgeS: 0, secure: deps.secureCookies }));
+    return reply.code(204).send();
+  });
+
+  app.get("/me", { preHandler: requireUser }, async (request) => ({ email: request.user!.email, accountId: request.user!.accountId, csrfToken: request.user!.csrfToken }));
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { issueKey } from "@adrank/api-keys";
+import { requireUser, type Repos } from "../app.ts";
+
+const NewKey = z.object({ name: z.string().trim().min(1).max(80) });
+
+/** API keys of the signed-in account: the raw key leaves the server once, in the create answer. */
+export async function keyRoutes(app: FastifyInstance, { repos }: { repos: Repos }) {
+  app.addHook("preHandler", requireUser);
+
+  app.get("/keys", async (request) => {
+    const keys = await repos.apiKeys.listForAccount(request.user!.accountId);
+    return { keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, lastFour: k.lastFour, createdAt: k.createdAt, revokedAt: k.revokedAt, lastUsedAt: k.lastUsedAt })) };
+  });
+
+  app.post("/keys", async (request, reply) => {
+    const parsed = NewKey.safeParse(request.body);
+    if (!parsed.success) return reply.code(422).send({ error: "Give the key a name of 1 to 80 characters.", field: "name" });
+    const issued = issueKey(randomBytes(41));
+    const { id } = await repos.apiKeys.create({ accountId: request.user!.accountId, name: parsed.data.name, lookup: issued.lookup, hash: issued.hash, lastFour: issued.lastFour });
+    request.log.info({ keyId: id }, "API key created in the console");
+    return reply.code(201).send({ id, name: parsed.data.name, key: issued.raw, prefix: issued.lookup, lastFour: issued.lastFour });
+  });
+
+  app.post<{ Params: { id: string } }>("/keys/:id/revoke", async (request, reply) => {
+    const revoked = await repos.apiKeys.revokeOwned(request.user!.accountId, request.params.id, new Date());
+    if (!revoked) return reply.code(404).send({ error: "No such key." });
+    request.log.info({ keyId: request.params.id }, "API key revoked in the console");
+    return { id: request.params.id, revoked: true };
+  });
+}

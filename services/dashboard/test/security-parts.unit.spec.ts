@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { readCookie, sessionCookie } from "../src/cookies.ts";
+import { csrfProblem } from "../src/csrf.ts";
+import { hashPassword, passwordProblem, verifyPassword } from "../src/password.ts";
+import { createSecretBox } from "../src/secret-box.ts";
+import { createSignInLimiter } from "../src/sign-in-limiter.ts";
+
+describe("console security parts", () => {
+  it("hashes passwords with scrypt and a salt, and verifies only the right one", async () => {
+    const a = await hashPassword("correct horse battery");
+    const b = await hashPassword("correct horse battery");
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[\w-]+\$[\w-]+$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse battery", a)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", a)).toBe(false);
+    expect(await verifyPassword("anything", "not-a-hash")).toBe(false);
+    expect(passwordProblem("short")).toMatch(/at least 10/);
+    expect(passwordProblem("x".repeat(201))).toMatch(/at most 200/);
+    expect(passwordProblem("long enough pass")).toBeNull();
+  });
+
+  it("seals playground keys so only the same secret opens them, and refuses tampering", () => {
+    const box = createSecretBox("s".repeat(40));
+    const sealed = box.seal("agk_live_secretsecret");
+    expect(sealed).not.toContain("agk_live_");
+    expect(box.seal("agk_live_secretsecret")).not.toBe(sealed);
+    expect(box.open(sealed)).toBe("agk_live_secretsecret");
+    expect(createSecretBox("t".repeat(40)).open(sealed)).toBeNull();
+    const parts = sealed.split(".");
+    parts[3] = Buffer.from("agk_live_forgedforged").toString("base64url");
+    expect(box.open(parts.join("."))).toBeNull();
+    expect(box.open("garbage")).toBeNull();
+  });
+
+  it("refuses sign-in after 5 failures for an email until the oldest ages out, and a success resets it", () => {
+    let now = 0;
+    const limiter = createSignInLimiter({ maxFailures: 5, windowMs: 60_000, now: () => now });
+    for (let i = 0; i < 5; i++) {
+      expect(limiter.retryAfter("A@x.io", "1.1.1.1")).toBe(0);
+      limiter.fail("a@x.io", "1.1.1.1");
+      now += 1_000;
+    }
+    expect(limiter.retryAfter("a@x.io", "2.2.2.2")).toBe(55);
+    now = 60_001;
+    expect(limiter.retryAfter("a@x.io", "2.2.2.2")).toBe(0);
+    limiter.fail("b@x.io", "3.3.3.3");
+    limiter.succeed("b@x.io");
+    expect(limiter.retryAfter("b@x.io", "9.9.9.9")).toBe(0);
+  });
+
+  it("limits one address across many emails, with more room than one email gets", () => {
+    const limiter = createSignInLimiter({ maxFailures: 2, windowMs: 60_000, now: () => 0 });
+    for (let i = 0; i < 8; i++) limiter.fail(`user${i}@x.io`, "6.6.6.6");
+    expect(limiter.retryAfter("fresh@x.io", "6.6.6.6")).toBeGreaterThan(0);
+    expect(limiter.retryAfter("fresh@x.io", "7.7.7.7")).toBe(0);
+  });
+
+  it("accepts a state change only with the session's token and from its own origin", () => {
+    const base = { method: "POST", sessionToken: "tok123", headerToken: "tok123", origin: "http://console.test", host: "console.test" };
+    expect(csrfProblem(base)).toBeNull();
+    expect(csrfProblem({ ...base, headerToken: undefined })).toMatch(/reload/);
+    expect(csrfProblem({ ...base, headerToken: "tok124" })).toMatch(/reload/);
+    expect(csrfProblem({ ...base, origin: "https://evil.example" })).toMatch(/another site/);
+    expect(csrfProblem({ ...base, method: "GET", headerToken: undefined })).toBeNull();
+    expect(csrfProblem({ ...base, sessionToken: null, headerToken: undefined })).toBeNull();
+  });
+
+  it("sets an httpOnly SameSite=Strict session cookie, Secure behind HTTPS, and reads it back", () => {
+    const cookie = sessionCookie("abc/=", { maxAgeS: 3600, secure: true });
+    expect(cookie).toBe("adrank_session=abc%2F%3D; Path=/; HttpOnly; SameSite=Strict; Max-Age=3600; Secure");
+    expect(sessionCookie("x", { maxAgeS: 1, secure: false })).not.toContain("Secure");
+    expect(readCookie("a=1; adrank_session=abc%2F%3D; b=2", "adrank_session")).toBe("abc/=");
+    expect(readCookie(undefined, "adrank_session")).toBeNull();
+  });
+});
