@@ -1,0 +1,71 @@
+import { crc32, deflateSync } from "node:zlib";
+
+/**
+ * Tiny RGB PNG encoder for test creatives, so the system tests send real decodable images
+ * without an image library. Pixels come from a function of (x, y).
+ */
+export function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    raw[row] = 0; // filter: none
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = pixel(x, y);
+      raw[row + 1 + x * 3] = r;
+      raw[row + 2 + x * 3] = g;
+      raw[row + 3 + x * 3] = b;
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // colour type: RGB
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length, 0);
+  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body), 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+export const pngDataUri = (png: Buffer): string => `data:image/png;base64,${png.toString("base64")}`;
+
+/**
+ * A creative with a subject: a coloured disc and a bar on a light ground. `variant` changes
+ * hues, sizes and positions so every variant scores differently under the sim model.
+ */
+export function creative(variant: number, width = 96, height = 96): string {
+  const hue = (variant * 47) % 360;
+  const [br, bg, bb] = hsl(hue, 0.7, 0.9);
+  const [dr, dg, db] = hsl((hue + 180) % 360, 0.85, 0.45);
+  const [sr, sg, sb] = hsl((hue + 90) % 360, 0.9, 0.3 + (variant % 5) * 0.08);
+  const cx = width * (0.3 + ((variant * 13) % 40) / 100);
+  const cy = height * 0.4;
+  const radius = Math.min(width, height) * (0.12 + ((variant * 7) % 15) / 100);
+  return pngDataUri(
+    encodePng(width, height, (x, y) => {
+      if ((x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2) return [dr, dg, db];
+      if (y > height * 0.75 && y < height * 0.88 && x > width * 0.1 && x < width * (0.5 + (variant % 4) * 0.1)) return [sr, sg, sb];
+      return [br, bg, bb];
+    }),
+  );
+}
+
+/** One flat colour: an image with no visual content (the copy-only layer with copy_context). */
+export function flatColour(rgb: [number, number, number] = [200, 40, 40], size = 64): string {
+  return pngDataUri(encodePng(size, size, () => rgb));
+}
+
+function hsl(h: number, s: number, l: number): [number, number, number] {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return [f(0), f(8), f(4)];
+}

@@ -1,0 +1,100 @@
+import { encodeJson, HEADERS, ScoreJob, startJobWorker, type Evaluation, type JobWorker, type NatsConnection, type ScoreResult, type Topology } from "@adrank/messaging";
+
+/** A valid evaluation with the given score, as a scorer would publish it. */
+export function evaluation(score: number): Evaluation {
+  return {
+    score,
+    probabilities: [0.05, 0.1, 0.2, 0.35, 0.3],
+    similarities: [0.4, 0.45, 0.5, 0.6, 0.65],
+    repetitionScores: [score, score, score],
+    repetitionScoreRange: 0,
+    entropy: 0.88,
+    topMargin: 0.05,
+    sampleStdDev: 0,
+    confidence: "medium",
+    rationale: "scripted rationale (simulated)",
+    productRead: "scripted product read",
+    generatorModels: ["script:a", "script:b"],
+    embeddingModel: "script:e",
+    simulated: true,
+  };
+}
+
+export interface ScriptedJob {
+  job: ScoreJob;
+  assetIndex: number;
+  headers: Record<string, string | undefined>;
+}
+
+/** What to do with a job: answer (once or twice), fail with a sentence, or never answer. */
+export type Script =
+  | { kind: "answer"; score: number; delayMs?: number; duplicateScore?: number }
+  | { kind: "fail"; error: string }
+  | { kind: "silent" };
+
+/**
+ * A stand-in scorer that consumes the real JOBS stream through the real job worker and
+ * answers on the real result subjects, as the test scripts it: for fault cases the sim
+ * model cannot produce on demand (failed ablations, redeliveries, silence). The scenario is
+ * chosen by the audience name in the job's persona.
+ */
+export async function startScriptedScorer(nc: NatsConnection, topo: Topology, script: (job: ScriptedJob) => Script) {
+  const seen: ScriptedJob[] = [];
+  // Per request: asset index -> jobs of that asset being worked on.
+  const inFlight = new Map<string, Map<number, number>>();
+  const peak = new Map<string, number>();
+  const silent = { info: () => {}, warn: () => {}, error: () => {} };
+  const worker: JobWorker = await startJobWorker({
+    nc,
+    topo,
+    kind: "score",
+    service: "scripted-scorer",
+    schema: ScoreJob,
+    concurrency: 32,
+    ackWaitMs: 30_000,
+    maxDeliver: 1,
+    logger: silent,
+    deadlineOf: (job) => job.deadline,
+    async handle(job, ctx) {
+      const assetIndex = Number(job.jobId.split("_")[1]);
+      const headers = Object.fromEntries([HEADERS.msgId, HEADERS.requestId, HEADERS.jobId, HEADERS.deadline].map((h) => [h, ctx.headers?.get(h) || undefined]));
+      const scripted: ScriptedJob = { job, assetIndex, headers };
+      seen.push(scripted);
+      const active = inFlight.get(job.requestId) ?? new Map<number, number>();
+      inFlight.set(job.requestId, active);
+      active.set(assetIndex, (active.get(assetIndex) ?? 0) + 1);
+      peak.set(job.requestId, Math.max(peak.get(job.requestId) ?? 0, active.size));
+      const reply = (outcome: ScoreResult["outcome"]) => ({ subject: topo.result(job.requestId, job.jobId), payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted", outcome } satisfies ScoreResult });
+      try {
+        const plan = script(scripted);
+        if (plan.kind === "silent") {
+          await new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("deadline")), { once: true }));
+        }
+        if (plan.kind === "fail") return reply({ ok: false, error: plan.error });
+        if (plan.kind !== "answer") throw new Error("unreachable");
+        if (plan.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
+        if (plan.duplicateScore !== undefined) {
+          // A redelivered job answers again: the gateway must keep the first answer only.
+          nc.publish(topo.result(job.requestId, job.jobId), encodeJson(reply({ ok: true, evaluation: evaluation(plan.score) }).payload));
+          return reply({ ok: true, evaluation: evaluation(plan.duplicateScore) });
+        }
+        return reply({ ok: true, evaluation: evaluation(plan.score) });
+      } finally {
+        // An asset leaves the worker when its last evaluation is answered.
+        const left = (active.get(assetIndex) ?? 1) - 1;
+        if (left === 0) active.delete(assetIndex);
+        else active.set(assetIndex, left);
+      }
+    },
+    onExhausted: (job) => ({
+      subject: topo.result(job.requestId, job.jobId),
+      payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted", outcome: { ok: false, error: "The scripted scorer gave up." } } satisfies ScoreResult,
+    }),
+  });
+  return {
+    seen,
+    /** Most distinct assets of one request the scorer held at once. */
+    peakAssets: (requestId: string) => peak.get(requestId) ?? 0,
+    stop: () => worker.stop(),
+  };
+}
