@@ -12,14 +12,22 @@ export interface DbOptions {
   schema?: string;
   max?: number;
   applicationName?: string;
+  /**
+   * How long one query may wait for the server's answer before it fails (pg's
+   * query_timeout). A server that accepts bytes but never answers (a partition, a hung
+   * host) would otherwise hold a request past its limit. Default 5000; 0 for none
+   * (migrations, which may legitimately run long).
+   */
+  queryTimeoutMs?: number;
 }
 
-export function createDb({ connectionString, schema, max = 10, applicationName = "adrank" }: DbOptions): Kysely<Database> {
+export function createDb({ connectionString, schema, max = 10, applicationName = "adrank", queryTimeoutMs = 5_000 }: DbOptions): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString,
     max,
     application_name: applicationName,
     connectionTimeoutMillis: 5_000,
+    ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
     // Without search_path, a schema given for a test would be ignored by every unqualified query.
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
   });

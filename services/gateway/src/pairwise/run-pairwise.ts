@@ -58,10 +58,11 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
   const { body, requestId, caller, log } = call;
   const voter = await askPresence(deps.nc, deps.topo.presence("panel-voter"), deps.presenceTimeoutMs);
   if (!voter) throw new VotersUnavailableError();
-  const reservation = await reserveUsage(deps.ledger, { kind: "pairwise", accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: body.pairs.length });
+  const reservation = await reserveUsage(deps.ledger, { kind: "pairwise", accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: body.pairs.length }, log);
 
   const workDeadline = call.receivedAt + deps.timeoutMs - settleMarginMs(deps.timeoutMs, deps.ledgerTimeoutMs);
   const deadline = startDeadline(workDeadline - deps.now());
+  const settleRetry = { limitAt: call.receivedAt + deps.timeoutMs, ledgerTimeoutMs: deps.ledgerTimeoutMs, now: deps.now };
   const stop = AbortSignal.any([deadline.signal, call.clientGone]);
   const stopReason = () => (call.clientGone.aborted ? "The request was cancelled before the vote was cast." : `The vote was not cast within the request's time limit of ${Math.round(deps.timeoutMs / 1000)} s.`);
   const persona = personaOf(body, call.audience, PAIRWISE_ASSET_TYPE);
@@ -97,7 +98,7 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
       }),
     );
     completed = results.filter((r) => r.status === "done").length;
-    settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: completed }, log);
+    settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: completed }, log, settleRetry);
     deps.observe?.(results, settled ? settled.unitsUsed : 0);
     response = {
       request_id: requestId,
@@ -121,7 +122,7 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
     session.close();
     if (!response) {
       // Our own failure, or the client left before the panels ended: nothing is charged.
-      settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: 0 }, log);
+      settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: 0 }, log, settleRetry);
     }
     log.info({ reserved: body.pairs.length, completed, settled: settled !== null, clientGone: call.clientGone.aborted }, "pairwise metered");
     deadline.clear();

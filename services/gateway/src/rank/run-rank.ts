@@ -70,10 +70,11 @@ export function settleMarginMs(timeoutMs: number, ledgerTimeoutMs: number): numb
  */
 export async function runRank(deps: RankDeps, call: RankCall): Promise<RankResult> {
   const { plan, requestId, caller, log } = call;
-  const reservation = await reserveUsage(deps.ledger, { kind: "scoring", accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: plan.maxEvaluations });
+  const reservation = await reserveUsage(deps.ledger, { kind: "scoring", accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: plan.maxEvaluations }, log);
 
   const workDeadline = call.receivedAt + deps.timeoutMs - settleMarginMs(deps.timeoutMs, deps.ledgerTimeoutMs);
   const deadline = startDeadline(workDeadline - deps.now());
+  const settleRetry = { limitAt: call.receivedAt + deps.timeoutMs, ledgerTimeoutMs: deps.ledgerTimeoutMs, now: deps.now };
   const deadlineReached = deadline.signal;
   const stop = AbortSignal.any([deadlineReached, call.clientGone]);
   const stopReason = () =>
@@ -122,14 +123,14 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<RankResul
     const refinement = await deps.refiner({ requestId, plan, assets: batch.scored, images, deadline: workDeadline, signal: stop, traceparent: call.traceparent });
     completed = true;
     billed = batch.billedEvaluations;
-    settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: billed }, log);
+    settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: billed }, log, settleRetry);
     body = assembleRankResponse({ requestId, plan, refinement, errors: batch.errors, settlement: settlementOf(settled, billed) });
   } finally {
     join?.close();
     if (!completed) {
       // Client gone: it still used what succeeded. Our own failure: it gets nothing, pays nothing.
       billed = call.clientGone.aborted ? billedEvaluationsOfBatch(outcomes.filter((o): o is AssetOutcome => o !== undefined)) : 0;
-      settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: billed }, log);
+      settled = await settleUsage(deps.ledger, { accountId: caller.accountId, reservationId: requestId, unitsUsed: billed }, log, settleRetry);
     }
     log.info({ reserved: plan.maxEvaluations, billed, settled: settled !== null, clientGone: call.clientGone.aborted, deadlineReached: deadlineReached.aborted }, "rank metered");
     deadline.clear();

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { LedgerUnavailableError, type LedgerResult } from "@adrank/ledger-client";
+import type { SettleReply } from "@adrank/ledger-client";
+import { reserveUsage, settleUsage, type MeteringLedger } from "../src/metering/usage.ts";
+import { MeteringUnavailableError } from "../src/errors/api-errors.ts";
+
+const lost = () => new LedgerUnavailableError("timeout", "ledger.settle", "the ledger did not answer in time");
+const confirmed = (unitsUsed: number): LedgerResult<SettleReply> => ({ ok: true, value: { reservationId: "r1", creditsUsed: unitsUsed, balance: 97, windowRemaining: 57, alreadySettled: false } });
+const quiet = { warn() {}, error() {} };
+
+/** A ledger whose settle answers follow a script; `calls` records what the gateway sent. */
+function scriptedLedger(answers: Array<LedgerResult<SettleReply> | Error>) {
+  const calls: Array<{ reservationId: string; unitsUsed: number }> = [];
+  const ledger: MeteringLedger = {
+    reserve: () => Promise.reject(lost()),
+    settle: (req) => {
+      calls.push({ reservationId: req.reservationId, unitsUsed: req.unitsUsed });
+      const next = answers.shift() ?? lost();
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+    },
+  };
+  return { ledger, calls };
+}
+
+/** A clock that only moves when the code under test sleeps. */
+function fakeTime(start = 1_000_000) {
+  let t = start;
+  const slept: number[] = [];
+  return { now: () => t, sleep: async (ms: number) => void (slept.push(ms), (t += ms)), slept };
+}
+
+describe("settleUsage", () => {
+  it("asks again after lost replies and reports what the ledger confirms", async () => {
+    const { ledger, calls } = scriptedLedger([lost(), lost(), confirmed(3)]);
+    const time = fakeTime();
+    const settled = await settleUsage(ledger, { accountId: "a", reservationId: "r1", unitsUsed: 3 }, quiet, { limitAt: time.now() + 120_000, ledgerTimeoutMs: 3_000, ...time });
+    expect(settled).toEqual({ unitsUsed: 3, creditsUsed: 3, balance: 97, windowRemaining: 57 });
+    // The same reservation and units every time, so a repeat cannot charge twice.
+    expect(calls).toEqual([0, 1, 2].map(() => ({ reservationId: "r1", unitsUsed: 3 })));
+    expect(time.slept).toEqual([200, 400]);
+  });
+
+  it("gives up after its confirmation window when the ledger stays silent", async () => {
+    const { ledger, calls } = scriptedLedger([]);
+    const time = fakeTime();
+    const started = time.now();
+    const settled = await settleUsage(ledger, { accountId: "a", reservationId: "r1", unitsUsed: 2 }, quiet, { limitAt: started + 120_000, ledgerTimeoutMs: 3_000, ...time });
+    expect(settled).toBeNull();
+    expect(time.now() - started).toBeLessThanOrEqual(15_000);
+    expect(time.now() - started).toBeGreaterThan(13_000);
+    expect(Math.max(...time.slept)).toBe(1_000);
+    expect(calls.length).toBeGreaterThan(10);
+  });
+
+  it("never starts an attempt that could end after the request's limit", async () => {
+    const { ledger } = scriptedLedger([]);
+    const time = fakeTime();
+    const limitAt = time.now() + 8_000;
+    await settleUsage(ledger, { accountId: "a", reservationId: "r1", unitsUsed: 1 }, quiet, { limitAt, ledgerTimeoutMs: 3_000, ...time });
+    // The last attempt starts by limit - 2 round trips, so even a doubly timed-out one ends in time.
+    expect(time.now()).toBeLessThanOrEqual(limitAt - 6_000);
+  });
+
+  it("does not retry a refusal or an unexpected failure", async () => {
+    const refused = scriptedLedger([{ ok: false, rejection: { type: "UnknownReservation", reservationId: "r1" } } as LedgerResult<SettleReply>]);
+    const time = fakeTime();
+    expect(await settleUsage(refused.ledger, { accountId: "a", reservationId: "r1", unitsUsed: 1 }, quiet, { limitAt: time.now() + 60_000, ledgerTimeoutMs: 1_000, ...time })).toBeNull();
+    expect(refused.calls).toHaveLength(1);
+    const broken = scriptedLedger([new TypeError("bug")]);
+    expect(await settleUsage(broken.ledger, { accountId: "a", reservationId: "r1", unitsUsed: 1 }, quiet, { limitAt: time.now() + 60_000, ledgerTimeoutMs: 1_000, ...time })).toBeNull();
+    expect(broken.calls).toHaveLength(1);
+  });
+});
+
+describe("reserveUsage", () => {
+  it("releases a reservation whose answer was lost, so the caller's credits are not held until expiry", async () => {
+    const { ledger, calls } = scriptedLedger([confirmed(0)]);
+    await expect(reserveUsage(ledger, { kind: "scoring", accountId: "a", keyId: "k", reservationId: "r9", units: 4 }, quiet)).rejects.toBeInstanceOf(MeteringUnavailableError);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([{ reservationId: "r9", unitsUsed: 0 }]);
+  });
+
+  it("does not release when nobody received the reservation", async () => {
+    const { ledger, calls } = scriptedLedger([]);
+    ledger.reserve = () => Promise.reject(new LedgerUnavailableError("no_responders", "ledger.reserve", "no ledger service answered"));
+    await expect(reserveUsage(ledger, { kind: "scoring", accountId: "a", keyId: "k", reservationId: "r9", units: 4 }, quiet)).rejects.toBeInstanceOf(MeteringUnavailableError);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([]);
+  });
+});
