@@ -98,12 +98,33 @@ function rememberSecrets(key: string, authorization: readonly string[], payload:
   }
 }
 
+/** How each case ended, for the summary: the status, and for a 200 whether per-asset or per-pair errors carried the refusal. */
+const outcomes = new Map<string, number>();
+function countOutcome(reply: Reply | null): void {
+  let label = reply ? String(reply.status) : "no answer";
+  if (reply?.status === 200) {
+    try {
+      const body = JSON.parse(reply.text) as Json;
+      if (Array.isArray(body.errors) && body.errors.length > 0) label = "200 with per-asset errors";
+      else if (Array.isArray(body.pairs) && body.pairs.some((p: Json) => p.status === "error")) label = "200 with pair errors";
+    } catch {
+      label = "200 not JSON";
+    }
+  }
+  outcomes.set(label, (outcomes.get(label) ?? 0) + 1);
+}
+
 const inFlight = new Set<string>();
 const trap = new Trap(() => [...inFlight]);
 
 describe("hostile input", () => {
   beforeAll(() => trap.open());
-  afterAll(() => trap.close());
+  afterAll(async () => {
+    const counts = Object.fromEntries(grouped(corpus).map((g) => [g.category, g.cases.length]));
+    const byOutcome = Object.fromEntries([...outcomes].sort(([a], [b]) => a.localeCompare(b)));
+    console.log(`hostile corpus: ${corpus.length} cases against the gateway + ${servedCases.length} served through a loopback origin; by category ${JSON.stringify(counts)}; by outcome ${JSON.stringify(byOutcome)}`);
+    await trap.close();
+  });
 
   describe("against the gateway", () => {
     let stack: Stack;
@@ -127,8 +148,6 @@ describe("hostile input", () => {
     }, 120_000);
 
     afterAll(async () => {
-      const counts = Object.fromEntries(grouped(corpus).map((g) => [g.category, g.cases.length]));
-      console.log(`hostile corpus: ${corpus.length} cases against the gateway (+${servedCases.length} served through a loopback origin); ${JSON.stringify(counts)}`);
       await stack?.stop();
     }, 60_000);
 
@@ -151,10 +170,12 @@ describe("hostile input", () => {
       try {
         reply = c.raw ? await sendRaw(stack.baseUrl, c.raw(account.key)) : await send(stack.baseUrl, c, sent);
       } catch (err) {
+        countOutcome(null);
         return [`no answer: ${String(err)}`];
       } finally {
         inFlight.delete(c.name);
       }
+      countOutcome(reply);
       const problems = judge(c, reply, sent);
       problems.push(...(await charges(c, reply, account, before)));
       if (trap.connections.length > trapped) problems.push(`a connection reached the trap: ${trap.connections.slice(trapped).join("; ")}`);
@@ -302,6 +323,7 @@ describe("hostile input", () => {
       inFlight.add(c.name);
       const res = await fetch(`${stack.baseUrl}/api/v1/rank`, { method: "POST", headers: { authorization: `Bearer ${account.key}`, "content-type": "application/json" }, body: JSON.stringify(rankWith({ url })) }).finally(() => inFlight.delete(c.name));
       const reply: Reply = { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+      countOutcome(reply);
       const problems = judge({ category: c.category, name: c.name, path: "/api/v1/rank", expect: "ok" in c.expect ? { ok: true } : { assetErrors: { hostile: c.expect.assetError } } }, reply, { payload: undefined, json: { assets: [1, 2] }, authorization: [] });
       const left = await stack.ledger.balance({ accountId: account.accountId });
       const used = (JSON.parse(reply.text) as Json).summary?.credits_used;
