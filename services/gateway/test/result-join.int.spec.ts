@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToNats, encodeJson, topology, type NatsConnection, type ScoreResult } from "@adrank/messaging";
 import { openResultJoin } from "../src/rank/result-join.ts";
-import { evaluationFixture } from "./support/evaluation.ts";
+import { evaluationFixture } from "@adrank/messaging/testing";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const topo = topology(`t${randomBytes(5).toString("hex")}`);
