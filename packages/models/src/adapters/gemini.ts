@@ -5,6 +5,7 @@ import { badResponse, modelErrorFromHttpFailure, type ModelTarget } from "../res
 import { retryAfterMs } from "../resilience/retry-after.ts";
 import type { Embedder, GenerateRequest, GenerateResult, Generator } from "../types.ts";
 import { DEFAULT_MAX_OUTPUT_TOKENS, labelledImages, toBase64 } from "./prompt-parts.ts";
+import { embedInBatches } from "./embed-in-batches.ts";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
@@ -171,10 +172,6 @@ export function createGeminiEmbedder(options: GeminiEmbedderOptions): Embedder {
   return {
     provider,
     model,
-    async embed(texts, signal) {
-      const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += maxBatchSize) out.push(...(await embedBatch(texts.slice(i, i + maxBatchSize), signal)));
-      return out;
-    },
+    embed: (texts, signal) => embedInBatches(texts, maxBatchSize, embedBatch, signal),
   };
 }

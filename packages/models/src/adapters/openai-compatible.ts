@@ -6,6 +6,7 @@ import { badResponse, modelErrorFromHttpFailure, type ModelTarget } from "../res
 import { retryAfterMs } from "../resilience/retry-after.ts";
 import type { Embedder, GenerateRequest, GenerateResult, Generator } from "../types.ts";
 import { DEFAULT_MAX_OUTPUT_TOKENS, labelledImages, toBase64 } from "./prompt-parts.ts";
+import { embedInBatches } from "./embed-in-batches.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -137,10 +138,6 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedder
   return {
     provider,
     model,
-    async embed(texts, signal) {
-      const out: number[][] = [];
-      for (let i = 0; i < texts.length; i += maxBatchSize) out.push(...(await embedBatch(texts.slice(i, i + maxBatchSize), signal)));
-      return out;
-    },
+    embed: (texts, signal) => embedInBatches(texts, maxBatchSize, embedBatch, signal),
   };
 }
