@@ -145,17 +145,8 @@ export async function startProjection({ nc, jsm, db, topo, logger, batchMax = 50
   };
 }
 
-interface ReservationRow {
-  account_id: string;
-  reservation_id: string;
-  key_id: string;
-  kind: "scoring" | "pairwise";
-  units: number;
-  units_used: number | null;
-  status: "open" | "settled" | "expired";
-  reserved_at: Date;
-  closed_at: Date | null;
-}
+/** One row of ledger_reservations as the projection writes it. */
+type ReservationRow = Database["ledger_reservations"];
 
 interface AccountDelta {
   account_id: string;
