@@ -15,6 +15,7 @@ import { createTestDatabase } from "@adrank/db/testing";
 import { createLedgerClient, isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology, type NatsConnection } from "@adrank/messaging";
 import { silentLogger, startLedger, type Ledger } from "@adrank/ledger-service";
+import { summarize } from "../support/stats.ts";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, concurrency: { type: "string" }, "in-process": { type: "boolean" } } });
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
@@ -36,7 +37,11 @@ interface Figures {
   refused: number;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+/** Throughput and nearest-rank percentiles (test/support/stats.ts, as every bench reports them). */
+function figures(name: string, latencies: number[], seconds: number, refused: number): Figures {
+  const { count, p50, p90, p99, max } = summarize(latencies);
+  return { name, pairs: count, seconds, perSecond: count / seconds, p50, p90, p99, max, refused };
+}
 
 /** `concurrency` closed loops, each doing reserve then settle, until `pairs` are done or the cap passes. */
 async function run(name: string, ledger: LedgerClient, pairs: number, pick: (i: number) => { accountId: string; keyId: string }): Promise<Figures> {
@@ -63,18 +68,7 @@ async function run(name: string, ledger: LedgerClient, pairs: number, pick: (i: 
   };
   await Promise.all(Array.from({ length: concurrency }, loop));
   const seconds = (performance.now() - started) / 1_000;
-  latencies.sort((a, b) => a - b);
-  return {
-    name,
-    pairs: latencies.length,
-    seconds,
-    perSecond: latencies.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p90: quantile(latencies, 0.9),
-    p99: quantile(latencies, 0.99),
-    max: latencies.at(-1) ?? Number.NaN,
-    refused,
-  };
+  return figures(name, latencies, seconds, refused);
 }
 
 /**
@@ -112,18 +106,7 @@ async function floor(client: NatsConnection, namespace: string, samples: number)
     await responder.close();
   }
   const seconds = (performance.now() - started) / 1_000;
-  latencies.sort((a, b) => a - b);
-  return {
-    name: "transport floor",
-    pairs: latencies.length,
-    seconds,
-    perSecond: latencies.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p90: quantile(latencies, 0.9),
-    p99: quantile(latencies, 0.99),
-    max: latencies.at(-1) ?? Number.NaN,
-    refused: 0,
-  };
+  return figures("transport floor", latencies, seconds, 0);
 }
 
 async function main(): Promise<void> {
