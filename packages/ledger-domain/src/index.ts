@@ -17,5 +17,5 @@ export type {
   DuplicateGrant,
   InvalidCommand,
 } from "./rejections.ts";
-export { WINDOW_MS, RATE_LIMITS, CLOSED_RESERVATION_MEMORY_MS, WINDOW_RETENTION_MS, MAX_CREDITS_PER_GRANT } from "./limits.ts";
+export { WINDOW_MS, OPEN_RESERVATION_RETRY_MS, RATE_LIMITS, CLOSED_RESERVATION_MEMORY_MS, WINDOW_RETENTION_MS, MAX_CREDITS_PER_GRANT } from "./limits.ts";
 export { closedGet, closedSize, type ClosedReservation } from "./closed-index.ts";

@@ -1,7 +1,17 @@
 import type { UsageKind } from "./events.ts";
 
-/** Length of the trailing rate window. A unit reserved at t counts for now in [t, t + WINDOW_MS). */
+/**
+ * Length of the trailing rate window. A settled unit reserved at t counts for now in
+ * [t, t + WINDOW_MS); an open reservation counts until it is settled or expires.
+ */
 export const WINDOW_MS = 60_000;
+
+/**
+ * The retryAfter estimate for an open reservation that has outlived the window: it frees
+ * the moment its request settles or expires, which cannot be foreseen, so a 429 waiting on
+ * it says "try again in 1 s" (a lower bound) rather than inventing a later moment.
+ */
+export const OPEN_RESERVATION_RETRY_MS = 1_000;
 
 /** Units one API key may have counted in any trailing window, per kind (DESIGN.md, "Contract decisions"). */
 export const RATE_LIMITS: Readonly<Record<UsageKind, number>> = { scoring: 60, pairwise: 60 };

@@ -14,7 +14,11 @@ export interface RateLimited {
   type: "RateLimited";
   kind: UsageKind;
   limit: number;
-  /** Whole seconds (>= 1) until enough units age out for this request to fit. */
+  /**
+   * Whole seconds (>= 1) until enough units may have freed for this request to fit: exact
+   * when settled units are in the way; a lower bound when open reservations are (see
+   * earliestFreeAt in window.ts).
+   */
   retryAfter: number;
   /** That moment as Unix epoch seconds (rounded up). */
   resetAt: number;

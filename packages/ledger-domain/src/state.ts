@@ -58,7 +58,7 @@ function apply(state: AccountState, event: LedgerEvent): AccountState {
     case "UsageReserved": {
       const { reservationId, keyId, kind, units, at } = event;
       const key = windowKey(kind, keyId);
-      const entries = [...(state.windows.get(key) ?? []), { reservationId, at, units }];
+      const entries = [...(state.windows.get(key) ?? []), { reservationId, at, units, open: true }];
       return {
         ...state,
         reserved: state.reserved + units,
@@ -88,7 +88,8 @@ function apply(state: AccountState, event: LedgerEvent): AccountState {
           unitsUsed,
           closedAt: event.at,
         }),
-        // Settled: the window keeps the used units at the reservation time. Expired: nothing.
+        // Settled: the window keeps the used units at the reservation time, aging out from
+        // there (at once when that is over 60 s ago). Expired: nothing.
         windows: reweigh(state.windows, windowKey(r.kind, r.keyId), r.reservationId, unitsUsed),
       };
     }
@@ -105,7 +106,7 @@ function reweigh(windows: Windows, key: string, reservationId: string, units: nu
   const changed: WindowEntry[] = [];
   for (const e of entries) {
     if (e.reservationId !== reservationId) changed.push(e);
-    else if (units > 0) changed.push({ ...e, units });
+    else if (units > 0) changed.push({ ...e, units, open: false });
   }
   const next = new Map(windows);
   if (changed.length) next.set(key, changed);
@@ -113,7 +114,10 @@ function reweigh(windows: Windows, key: string, reservationId: string, units: nu
   return next;
 }
 
-/** Pruning by event time keeps the state small and is identical on replay. */
+/**
+ * Pruning by event time keeps the state small and is identical on replay. Open entries are
+ * never pruned (they count until closed): their number is bounded by the open reservations.
+ */
 function maintain(state: AccountState, latestAt: number): AccountState {
   let windows = state.windows;
   let windowsPrunedAt = state.windowsPrunedAt;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { balanceOf, decide, evolve, initialState, RATE_LIMITS, type Decision, type LedgerCommand, type LedgerEvent, type RejectionType, type UsageKind } from "../src/index.ts";
+import { balanceOf, decide, evolve, initialState, RATE_LIMITS, windowRemaining, type Decision, type LedgerCommand, type LedgerEvent, type RejectionType, type UsageKind } from "../src/index.ts";
 import { T0 } from "./decider-spec.ts";
 
 /** mulberry32: a small seeded generator, so a failing sequence can be replayed exactly. */
@@ -39,19 +39,19 @@ function randomCommands(seed: number, count: number): Array<[LedgerCommand, numb
 }
 
 /**
- * An independent, naive reading of the rules straight from the event list: each
- * reservation's weight at time t is its reserved units until a close event at or before t,
- * then its used units (0 when expired).
+ * An independent, naive reading of the rules straight from the event list: a reservation
+ * made by t weighs its reserved units while it is open at t, whatever its age; once settled
+ * at or before t its used units, until 60 s after it was reserved; once expired, nothing.
  */
 function countedAt(events: LedgerEvent[], keyId: string, kind: UsageKind, t: number): number {
-  const weight = new Map<string, number>();
+  const weight = new Map<string, { units: number; at: number; open: boolean }>();
   for (const e of events) {
     if (e.at > t) break;
-    if (e.type === "UsageReserved" && e.keyId === keyId && e.kind === kind && e.at > t - 60_000) weight.set(e.reservationId, e.units);
-    if (e.type === "UsageSettled" && weight.has(e.reservationId)) weight.set(e.reservationId, e.unitsUsed);
-    if (e.type === "ReservationExpired" && weight.has(e.reservationId)) weight.set(e.reservationId, 0);
+    if (e.type === "UsageReserved" && e.keyId === keyId && e.kind === kind) weight.set(e.reservationId, { units: e.units, at: e.at, open: true });
+    if (e.type === "UsageSettled" && weight.has(e.reservationId)) weight.set(e.reservationId, { units: e.unitsUsed, at: e.reservedAt, open: false });
+    if (e.type === "ReservationExpired") weight.delete(e.reservationId);
   }
-  return [...weight.values()].reduce((a, b) => a + b, 0);
+  return [...weight.values()].reduce((n, w) => n + (w.open || w.at > t - 60_000 ? w.units : 0), 0);
 }
 
 describe("replay", () => {
@@ -85,6 +85,15 @@ describe("replay", () => {
     // The windows held at every admission, read independently from the events.
     for (const e of log) {
       if (e.type === "UsageReserved") expect(countedAt(log, e.keyId, e.kind, e.at)).toBeLessThanOrEqual(RATE_LIMITS[e.kind]);
+    }
+    // Reservations outlived the window while open, so the rule for them was exercised.
+    expect(log.some((e) => e.type !== "CreditsGranted" && e.type !== "UsageReserved" && e.at - e.reservedAt > 60_000)).toBe(true);
+    // The remaining units reported (X-RateLimit-Remaining) agree with the same reading.
+    const end = log.at(-1)!.at;
+    for (const keyId of ["k1", "k2", "k3"]) {
+      for (const kind of ["scoring", "pairwise"] as const) {
+        for (const t of [end, end + 30_000, end + 61_000]) expect(windowRemaining(live, keyId, kind, t), `${keyId} ${kind} ${t}`).toBe(Math.max(0, RATE_LIMITS[kind] - countedAt(log, keyId, kind, t)));
+      }
     }
 
     // Balance read independently from the events.

@@ -21,8 +21,8 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
       .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 50, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
   });
 
-  it("lets a unit age out at exactly 60 s after its reservation, not a millisecond earlier", () => {
-    const history = [plenty, reserved("big", 60, T0)];
+  it("lets a settled unit age out at exactly 60 s after its reservation, not a millisecond earlier", () => {
+    const history = [plenty, reserved("big", 60, T0), settled("big", 60, 60, T0, T0 + 1_000)];
     given(history)
       .when(reserve("r2", 1), T0 + 59_999)
       .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
@@ -43,7 +43,7 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
 
   it("rounds retryAfter and resetAt up to whole seconds, never below 1 s", () => {
     const at = T0 + 123; // not on a second boundary
-    const history = [plenty, reserved("big", 60, at)];
+    const history = [plenty, reserved("big", 60, at), settled("big", 60, 60, at, at + 1_000)];
     const { decision } = given(history).when(reserve("x", 1), at + 59_950);
     expect(decision).toEqual({ rejection: { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: Math.ceil((at + 60_000) / 1_000), remaining: 0 } });
     const early = given(history).when(reserve("x", 1), at + 1_500).decision;
@@ -84,9 +84,13 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
   });
 
   it("never admits more than the limit over a minute of steady traffic", () => {
-    const steps: Array<[ReturnType<typeof reserve>, number]> = Array.from({ length: 300 }, (_, i) => [reserve(`r${i}`, 1), T0 + i * 500]);
+    // Each request settles its unit at once, so only the window's age-out holds them back.
+    const steps: Array<[ReturnType<typeof reserve>, number]> = Array.from({ length: 300 }, (_, i): Array<[ReturnType<typeof reserve>, number]> => [
+      [reserve(`r${i}`, 1), T0 + i * 500],
+      [settle(`r${i}`, 1), T0 + i * 500],
+    ]).flat();
     const { decisions } = run(given([plenty]).state, steps);
-    const admittedAt = steps.filter((_, i) => "events" in decisions[i]!).map(([, t]) => t);
+    const admittedAt = steps.filter(([c], i) => c.type === "ReserveUsage" && "events" in decisions[i]!).map(([, t]) => t);
     for (const t of admittedAt) expect(admittedAt.filter((u) => u > t - 60_000 && u <= t).length).toBeLessThanOrEqual(RATE_LIMITS.scoring);
     // Two requests a second for 150 s: the first 30 s fill the window, the next 30 s are
     // refused, then the units of 0-30 s age out one by one at 60-90 s, and so on.
@@ -96,9 +100,12 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
 });
 
 describe("state stays small", () => {
-  it("drops window entries older than the window as time passes", () => {
+  it("drops settled window entries older than the window as time passes", () => {
     const { state } = run(given([plenty]).state, [
-      ...Array.from({ length: 50 }, (_, i): [ReturnType<typeof reserve>, number] => [reserve(`r${i}`, 1, `key${i}`), T0 + i]),
+      ...Array.from({ length: 50 }, (_, i): Array<[ReturnType<typeof reserve>, number]> => [
+        [reserve(`r${i}`, 1, `key${i}`), T0 + i],
+        [settle(`r${i}`, 1), T0 + i + 1],
+      ]).flat(),
       [grant("later", 1), T0 + 130_000],
     ]);
     expect(state.windows.size).toBe(0);
