@@ -13,8 +13,17 @@ export interface AppliedVerdict {
   pair: ClosePair;
   winner: number;
   loser: number;
-  /** True when the panel's winner had the lower score at the time: the two swapped scores. */
+  /**
+   * True when the panel's winner had the lower RAW score (score_before_refine) than the
+   * loser: the panel reversed the two assets' raw order. What `panel_outcome.flipped` and
+   * a result's `flipped` report.
+   */
   flipped: boolean;
+  /**
+   * True when the winner held the lower score at the moment the verdict applied, so the
+   * two swapped scores. After earlier swaps this can differ from `flipped` either way.
+   */
+  swapped: boolean;
   scoresBefore: { winner: number; loser: number };
   scoresAfter: { winner: number; loser: number };
   votesFor: number;
@@ -36,8 +45,10 @@ export interface Adjustment {
  * lower score at that moment, the two assets swap scores, so the set of scores stays the
  * raw set and the order between them follows the panel. Verdicts apply to the scores as
  * earlier swaps left them: a later pair sharing an asset sees its new score (chained
- * flips). A panel without a winner (tie, or no valid vote) changes nothing. An exact tie in
- * score is left as it is: swapping equal scores would change nothing.
+ * swaps). Whether a verdict flipped the pair is judged on the raw scores instead: a
+ * verdict that only undoes an earlier swap agrees with the raw order. A panel without a
+ * winner (tie, or no valid vote) changes nothing. An exact tie in score is neither a swap
+ * nor a flip: swapping equal scores would change nothing.
  *
  * @example
  * adjustScores(new Map([[0, 3.2], [1, 3.1]]), [{ pair, winner: 1, votesFor: 4, votesTotal: 5, consistency: 1 }]);
@@ -54,8 +65,8 @@ export function adjustScores(rawScores: ReadonlyMap<number, number>, verdicts: r
     const loser = winner === higher ? lower : higher;
     const winnerScore = scoreOf(scores, winner);
     const loserScore = scoreOf(scores, loser);
-    const flipped = winnerScore < loserScore;
-    if (flipped) {
+    const swapped = winnerScore < loserScore;
+    if (swapped) {
       scores.set(winner, loserScore);
       scores.set(loser, winnerScore);
     }
@@ -63,7 +74,8 @@ export function adjustScores(rawScores: ReadonlyMap<number, number>, verdicts: r
       pair: verdict.pair,
       winner,
       loser,
-      flipped,
+      flipped: scoreOf(rawScores, winner) < scoreOf(rawScores, loser),
+      swapped,
       scoresBefore: { winner: winnerScore, loser: loserScore },
       scoresAfter: { winner: scoreOf(scores, winner), loser: scoreOf(scores, loser) },
       votesFor: verdict.votesFor,

@@ -14,7 +14,7 @@ describe("adjustScores", () => {
     const result = adjustScores(scores, verdicts(scores, [0]));
     expect([...result.scores]).toEqual([[0, 3.2], [1, 3.1]]);
     expect(result.applied).toHaveLength(1);
-    expect(result.applied[0]).toMatchObject({ winner: 0, loser: 1, flipped: false });
+    expect(result.applied[0]).toMatchObject({ winner: 0, loser: 1, flipped: false, swapped: false });
     expect(result.outcomeOf.get(0)).toBe(result.applied[0]);
     expect(result.outcomeOf.get(1)).toBe(result.applied[0]);
   });
@@ -25,17 +25,20 @@ describe("adjustScores", () => {
     expect(result.scores.get(1)).toBe(3.2);
     expect(result.scores.get(0)).toBe(3.1);
     expect(result.scores.get(2)).toBe(4.5);
-    expect(result.applied[0]).toMatchObject({ winner: 1, loser: 0, flipped: true, scoresBefore: { winner: 3.1, loser: 3.2 }, scoresAfter: { winner: 3.2, loser: 3.1 } });
+    expect(result.applied[0]).toMatchObject({ winner: 1, loser: 0, flipped: true, swapped: true, scoresBefore: { winner: 3.1, loser: 3.2 }, scoresAfter: { winner: 3.2, loser: 3.1 } });
     expect(result.outcomeOf.has(2)).toBe(false);
   });
 
-  it("chained flips apply to the scores earlier swaps left", () => {
+  it("chained swaps apply to the scores earlier swaps left; flipped is judged on the raw ones", () => {
     // 0: 3.0, 1: 3.1, 2: 3.2. Pairs by closeness: (1,0), (2,1), (2,0).
     const scores = raw(3.0, 3.1, 3.2);
     // (1,0): 0 wins -> swap: 0=3.1, 1=3.0. (2,1): 1 wins -> 1 has 3.0 < 3.2 -> swap: 1=3.2, 2=3.0.
     // (2,0): 2 wins -> 2 has 3.0 < 0's 3.1 -> swap: 2=3.1, 0=3.0.
     const result = adjustScores(scores, verdicts(scores, [0, 1, 2]));
-    expect(result.applied.map((a) => a.flipped)).toEqual([true, true, true]);
+    expect(result.applied.map((a) => a.swapped)).toEqual([true, true, true]);
+    // Against the raw scores: 0 (3.0) over 1 (3.1) and 1 (3.1) over 2 (3.2) reverse the raw
+    // order; 2 (3.2) over 0 (3.0) keeps it, although it swapped the scores earlier swaps left.
+    expect(result.applied.map((a) => a.flipped)).toEqual([true, true, false]);
     expect(Object.fromEntries(result.scores)).toEqual({ 0: 3.0, 1: 3.2, 2: 3.1 });
     // The multiset of scores is unchanged.
     expect([...result.scores.values()].sort()).toEqual([3.0, 3.1, 3.2]);
@@ -55,7 +58,7 @@ describe("adjustScores", () => {
   it("an exact tie in score is not a flip, whichever asset wins", () => {
     const scores = raw(3.2, 3.2);
     const result = adjustScores(scores, verdicts(scores, [1]));
-    expect(result.applied[0]).toMatchObject({ winner: 1, flipped: false });
+    expect(result.applied[0]).toMatchObject({ winner: 1, flipped: false, swapped: false });
   });
 
   it("rejects a verdict for an asset outside the pair", () => {

@@ -36,6 +36,7 @@ export async function refineClosePairs(job: RefineJob, runPanel: RunPanel): Prom
       ...presentPanel({ pairId: `close-pair-${i + 1}`, aId: a.id, bId: b.id, votes: panels[i]!.votes, tally: tallies[i]! }),
       gap: round4(pair.gap),
       rawScores: { a: a.score, b: b.score },
+      // Against the raw scores, like panel_outcome: not whether this verdict swapped scores.
       flipped: applied?.flipped ?? false,
       model: panels[i]!.model,
     };

@@ -35,6 +35,25 @@ describe("refineClosePairs", () => {
     expect((report.results[0]!.votes as unknown[]).length).toBe(5);
   });
 
+  it("reports flipped against the raw order in panel_outcome and in results, also after chained swaps", async () => {
+    // Raw 0: 3.30, 1: 3.20, 2: 3.05; pairs closest first: 0/1 (0.10), 1/2 (0.15), 0/2 (0.25).
+    // 0/1: 1 wins, swap (0 3.20, 1 3.30), raw 3.20 < 3.30: flipped.
+    // 1/2: 2 wins, swap (1 3.05, 2 3.30), raw 3.05 < 3.20: flipped.
+    // 0/2: 0 wins 4 to 1, swap back (0 3.30, 2 3.20), raw 3.30 > 3.05: not flipped.
+    // The dissent is voter-5 (shown ab): 0 won 2 of 3 ab votes and 2 of 2 ba votes, consistency 1 - |2/3 - 1|.
+    const { run, calls } = scripted(["b", "b", "b", "b", "b"], ["b", "b", "b", "b", "b"], ["a", "a", "a", "a", "b"]);
+    const report = await refineClosePairs(job([asset(0, 3.3), asset(1, 3.2), asset(2, 3.05)]), run);
+    expect(calls.map((c) => [c.a, c.b])).toEqual([[0, 1], [1, 2], [0, 2]]);
+    expect(Object.fromEntries(report.scores.map((s) => [s.key, s.score]))).toEqual({ 0: 3.3, 1: 3.05, 2: 3.2 });
+    expect(report.results.map((r) => [r.winnerId, r.flipped])).toEqual([["asset-1", true], ["asset-2", true], ["asset-0", false]]);
+    const third = { winnerAssetId: "asset-0", loserAssetId: "asset-2", flipped: false, votesFor: 4, votesTotal: 5, consistency: 0.6667 };
+    expect(Object.fromEntries(report.outcomes.map((o) => [o.key, o.panelOutcome]))).toEqual({
+      0: third,
+      1: { winnerAssetId: "asset-2", loserAssetId: "asset-1", flipped: true, votesFor: 5, votesTotal: 5, consistency: 1 },
+      2: third,
+    });
+  });
+
   it("a panel without valid votes leaves the scores raw and reports the error", async () => {
     const { run } = scripted([null, null, null, null, null]);
     const report = await refineClosePairs(job([asset(0, 3.2), asset(1, 3.1)]), run);

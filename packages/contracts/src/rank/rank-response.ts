@@ -5,7 +5,10 @@ const Score = z.number().min(1).max(5);
 export const PanelOutcome = z.object({
   winnerAssetId: z.string(),
   loserAssetId: z.string(),
-  flipped: z.boolean().meta({ description: "True when the panel reversed the original order." }),
+  flipped: z.boolean().meta({
+    description:
+      "True when the panel's winner had the lower raw score (score_before_refine) than the loser: the panel reversed the two assets' raw order. Judged on the raw scores, not on the scores earlier refined pairs left.",
+  }),
   votesFor: z.int(),
   votesTotal: z.int(),
   consistency: z.number(),
@@ -61,7 +64,7 @@ export const RankAssetError = z.object({
 export const ClosePairRefinement = z.object({
   enabled: z.boolean(),
   pairs_evaluated: z.int(),
-  results: z.array(z.looseObject({})).meta({ description: "One raw result per refined pair: its five votes, tally, gap and whether it flipped the order." }),
+  results: z.array(z.looseObject({})).meta({ description: "One raw result per refined pair: its five votes, tally, gap, raw scores and `flipped` (true when the panel's winner had the lower raw score)." }),
   error: z.string().optional().meta({ description: "Present when refinement was asked for but could not run; scores are then raw." }),
 });
 
