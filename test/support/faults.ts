@@ -249,17 +249,18 @@ export async function settledBalance(stack: Pick<Stack, "ledger">, accountId: st
 
 /**
  * Waits until the Postgres projection of one account has caught up with the stream and agrees
- * with it: the same number of events (each once: they are keyed by stream sequence), the same
+ * with it: the same number of events (each once: they are keyed by stream and sequence), the same
  * available and reserved credits, and every reservation closed the way the stream closed it.
  */
-export async function projectionAgrees(stack: Pick<Stack, "database">, accountId: string, stream: StreamAccount, balance: { available: number; reserved: number }, timeoutMs = 20_000): Promise<void> {
+export async function projectionAgrees(stack: Pick<Stack, "database" | "topo">, accountId: string, stream: StreamAccount, balance: { available: number; reserved: number }, timeoutMs = 20_000): Promise<void> {
   const db = stack.database.db;
+  const name = stack.topo.streams.ledger.name;
   let last = "";
   await eventually(async () => {
     const [events, row, reservations] = await Promise.all([
-      db.selectFrom("ledger_events").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", accountId).executeTakeFirstOrThrow(),
-      db.selectFrom("account_balances").select(["available", "reserved"]).where("account_id", "=", accountId).executeTakeFirst(),
-      db.selectFrom("ledger_reservations").select(["reservation_id", "status", "units_used"]).where("account_id", "=", accountId).execute(),
+      db.selectFrom("ledger_events").select((eb) => eb.fn.countAll<string>().as("n")).where("stream", "=", name).where("account_id", "=", accountId).executeTakeFirstOrThrow(),
+      db.selectFrom("account_balances").select(["available", "reserved"]).where("stream", "=", name).where("account_id", "=", accountId).executeTakeFirst(),
+      db.selectFrom("ledger_reservations").select(["reservation_id", "status", "units_used"]).where("stream", "=", name).where("account_id", "=", accountId).execute(),
     ]);
     const problems: string[] = [];
     if (Number(events.n) !== stream.events) problems.push(`${events.n} events projected, ${stream.events} in the stream`);

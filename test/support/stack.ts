@@ -13,9 +13,14 @@ import { ServiceProcess } from "./service-process.ts";
 
 const run = promisify(execFile);
 
-export type ReplicaService = "gateway" | "ledger" | "scorer" | "panel-voter" | "refinement";
+export type ReplicaService = "gateway" | "ledger" | "scorer" | "panel-voter" | "refinement" | "dashboard";
 
 export interface StackOptions {
+  /**
+   * A database (schema) of the test's own that several stacks share, as deployments with
+   * different ADRANK_NAMESPACEs may; the stack then leaves it in place when it stops.
+   */
+  database?: TestDatabase;
   /** Rewrites the services' DATABASE_URL (e.g. through a proxy the test can cut); the harness connects directly. */
   servicesDatabaseUrl?: (url: string) => string;
   /** A NATS of the test's own (e.g. one it restarts); the shared one by default. */
@@ -61,7 +66,7 @@ export interface Stack {
   /**
    * Another process of a service with the stack's environment (and that service's options):
    * a second replica, or a restart of one that was killed. Resolves once it answers /readyz;
-   * for a gateway, `baseUrl` is its address.
+   * for a gateway or a dashboard (the console), `baseUrl` is its address.
    */
   startReplica(service: ReplicaService, env?: Record<string, string>): Promise<{ process: ServiceProcess; baseUrl: string }>;
   /** Everything the services printed, for a failing test's message. */
@@ -79,7 +84,7 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const namespace = `t${randomBytes(5).toString("hex")}`;
   const topo = topology(namespace);
-  const database = await createTestDatabase("e2e");
+  const database = options.database ?? (await createTestDatabase("e2e"));
   const databaseUrl = withSearchPath(database.connectionString, database.schema);
   const natsUrl = options.natsUrl ?? NATS_URL;
   const nc = await connectToNats({ url: natsUrl, name: "e2e-harness" });
@@ -125,9 +130,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       return { accountId, keyId, key: issued.raw };
     },
     async startReplica(service, env = {}) {
-      const own = { gateway: options.gatewayEnv, ledger: options.ledgerEnv, scorer: options.scorerEnv || {}, "panel-voter": options.voterEnv || {}, refinement: options.refinementEnv || {} }[service];
+      const own = { gateway: options.gatewayEnv, ledger: options.ledgerEnv, scorer: options.scorerEnv || {}, "panel-voter": options.voterEnv || {}, refinement: options.refinementEnv || {}, dashboard: options.dashboardEnv }[service];
       const port = await freePort();
-      const listen: Record<string, string> = service === "gateway" ? { PORT: String(port), HOST: "127.0.0.1" } : { HEALTH_PORT: String(port), HEALTH_HOST: "127.0.0.1" };
+      const listen: Record<string, string> =
+        service === "gateway"
+          ? { PORT: String(port), HOST: "127.0.0.1" }
+          : service === "dashboard"
+            ? { DASHBOARD_PORT: String(port), DASHBOARD_HOST: "127.0.0.1", GATEWAY_URL: stack.baseUrl }
+            : { HEALTH_PORT: String(port), HEALTH_HOST: "127.0.0.1" };
       const replica = new ServiceProcess(`${service}#${processes.filter((p) => p.name.startsWith(service)).length + 1}`, SERVICE_MAINS[service], { ...common, ...own, ...listen, ...env }, REPO_ROOT);
       processes.push(replica);
       const baseUrl = `http://127.0.0.1:${port}`;
@@ -139,7 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.allSettled(processes.map((p) => p.stop()));
       await deleteNamespaceStreams(nc, namespace).catch(() => {});
       await nc.close();
-      await database.destroy();
+      if (!options.database) await database.destroy();
     },
   };
 

@@ -38,6 +38,8 @@ export interface AccountStore {
   cached(): Array<[string, AccountSnapshot]>;
   /** Resolves when every command accepted so far has finished. */
   idle(): Promise<void>;
+  /** Drops every cached account, so the next command folds its account from the stream again (the stream was replaced). */
+  forget(): void;
   /** Counters since start, for logs and tests. */
   stats(): AccountStoreStats;
 }
@@ -177,6 +179,7 @@ export function createAccountStore(opts: AccountStoreOptions): AccountStore {
         return snapshot;
       }),
     cached: () => [...cache.entries()],
+    forget: () => cache.clear(),
     async idle() {
       while (queues.size > 0) await Promise.allSettled([...queues.values()]);
     },

@@ -6,6 +6,7 @@ import { decodeJson, encodeJson, type RpcError, type RpcReply, type Topology } f
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { ContentionError, type AccountStore, type Executed } from "./account-store.ts";
 import type { LedgerLogger } from "./logger.ts";
+import type { StreamGuard } from "./mirror/stream-guard.ts";
 
 export interface RpcHandlers {
   /** Stops taking requests and resolves once every request in hand has been answered. */
@@ -28,7 +29,7 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } |
  * Answers reserve / settle / grant / balance on the ledger's request subjects, in the ledger
  * queue group so that each request reaches one replica.
  */
-export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: AccountStore, logger: LedgerLogger): RpcHandlers {
+export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: AccountStore, logger: LedgerLogger, guard: Pick<StreamGuard, "problem">): RpcHandlers {
   const reserve: Handler = async (body) => {
     const req = parse(ReserveRequest, body);
     if (!req.ok) return req.reply;
@@ -98,8 +99,11 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
       } catch {
         body = undefined;
       }
-      reply =
-        body === undefined
+      const paused = guard.problem();
+      reply = paused
+        ? // A stream that is not the mirrored history would answer with wrong balances and take events that belong nowhere.
+          { ok: false, error: { code: "unavailable", message: `billing is paused: ${paused}` } }
+        : body === undefined
           ? badRequest("the request body is not JSON")
           : await inSpan(`ledger ${op}`, { kind: SpanKind.SERVER, parent: extractTraceContext(msg.headers), attributes: { "messaging.system": "nats", "messaging.destination.name": msg.subject } }, () => handler(body));
     } catch (err) {

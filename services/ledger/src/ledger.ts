@@ -7,6 +7,7 @@ import { createAccountStore, type AccountStore } from "./account-store.ts";
 import { createEventLog } from "./event-log.ts";
 import { startRpcHandlers } from "./handlers.ts";
 import type { LedgerLogger } from "./logger.ts";
+import { startStreamGuard, type StreamGuard } from "./mirror/stream-guard.ts";
 import { startProjection, type Projection } from "./projection.ts";
 import { startSweeper, type Sweeper } from "./sweeper.ts";
 
@@ -28,6 +29,8 @@ export interface LedgerDeps {
   sweeper?: boolean;
   /** Answer the RPC subjects (default true); off for a replica dedicated to the projection. */
   rpc?: boolean;
+  /** How often the stream's identity is compared with the mirror's. Default 2 s. */
+  guardIntervalMs?: number;
   now?: () => number;
 }
 
@@ -35,6 +38,12 @@ export interface Ledger {
   store: AccountStore;
   projection: Projection | null;
   sweeper: Sweeper | null;
+  guard: StreamGuard;
+  /**
+   * Why this replica pauses billing and projection (the LEDGER stream is not the one the
+   * Postgres mirror follows), or null. Readiness reports it.
+   */
+  problem(): string | null;
   /** Stops taking requests, finishes the commands in hand, stops the sweeper and the projection. Leaves nc and db open. */
   stop(): Promise<void>;
 }
@@ -51,17 +60,23 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
   await ensureStream(jsm, topo.streams.ledger, deps.streamReplicas ?? 1);
   const log = createEventLog(jetstream(nc), jsm, topo.streams.ledger.name);
   const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now });
-  const projection = deps.projection === false ? null : await startProjection({ nc, jsm, db, topo, logger });
+  // Before any command: a stream that is not the mirrored one must not take a single event.
+  const guard = startStreamGuard({ db, jsm, stream: topo.streams.ledger.name, logger, ...(deps.guardIntervalMs ? { intervalMs: deps.guardIntervalMs } : {}) });
+  await guard.check();
+  // Cached states belong to the stream they were folded from; after a halt the operator may
+  // have rebuilt or re-seeded it.
+  guard.onChange(() => store.forget());
+  const projection = deps.projection === false ? null : await startProjection({ nc, jsm, db, topo, logger, guard });
   const sweeper =
     deps.sweeper === false
       ? null
-      : startSweeper({ store, db, logger, ttlMs: deps.reservationTtlMs ?? 300_000, intervalMs: deps.sweepIntervalMs ?? 5_000, now });
-  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger);
+      : startSweeper({ store, db, stream: topo.streams.ledger.name, paused: () => guard.problem() !== null, logger, ttlMs: deps.reservationTtlMs ?? 300_000, intervalMs: deps.sweepIntervalMs ?? 5_000, now });
+  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger, guard);
   // The subscriptions must have reached the server before we call ourselves started: a
   // request sent right after (a test, a readiness probe) would otherwise find no responders.
   if (rpc) await nc.flush();
   logger.info(
-    { namespace: topo.namespace, stream: topo.streams.ledger.name, queue: topo.ledgerQueue, rpc: rpc !== null, projection: projection !== null, sweeper: sweeper !== null },
+    { namespace: topo.namespace, stream: topo.streams.ledger.name, queue: topo.ledgerQueue, rpc: rpc !== null, projection: projection !== null, sweeper: sweeper !== null, problem: guard.problem() },
     "ledger started",
   );
 
@@ -70,12 +85,15 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
     store,
     projection,
     sweeper,
+    guard,
+    problem: () => guard.problem(),
     stop() {
       stopping ??= (async () => {
         await rpc?.stop();
         await sweeper?.stop();
         await store.idle();
         await projection?.stop();
+        guard.stop();
         logger.info({}, "ledger stopped");
       })();
       return stopping;

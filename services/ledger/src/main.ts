@@ -42,7 +42,7 @@ try {
   metrics.counterOnScrape("adrank_ledger_duplicates_total", "Appends the stream de-duplicated (a retried command).", () => stats().duplicates);
   metrics.counterOnScrape("adrank_ledger_exhausted_total", "Commands given up after every append attempt lost (answered 'retry').", () => stats().exhausted);
   const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, {
-    notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null),
+    notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : ledger.problem()),
     routes: { "/metrics": () => metrics.render() },
   });
   let stopping = false;

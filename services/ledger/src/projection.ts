@@ -1,4 +1,5 @@
-import { AckPolicy, DeliverPolicy, jetstream, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { isDeepStrictEqual } from "node:util";
+import { AckPolicy, DeliverPolicy, jetstream, type ConsumerMessages, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "@adrank/db";
@@ -6,10 +7,16 @@ import type { LedgerEvent } from "@adrank/ledger-domain";
 import type { Topology } from "@adrank/messaging";
 import { accountOfSubject, decodeEvent } from "./event-codec.ts";
 import type { LedgerLogger } from "./logger.ts";
+import { divergedAt } from "./mirror/identity.ts";
+import type { StreamGuard } from "./mirror/stream-guard.ts";
 
 const NANOS_PER_MS = 1_000_000;
-/** Durable consumer base name; every replica pulls from the same one. */
-export const PROJECTION_CONSUMER = "ledger-projection";
+/**
+ * Durable consumer base name; every replica pulls from the same one. (Before the mirror knew
+ * its stream's identity it was `ledger-projection`; the new name makes the first start after
+ * that upgrade project the whole stream into the new tables.)
+ */
+export const PROJECTION_CONSUMER = "ledger-mirror";
 
 export interface Projection {
   /** Stops pulling and resolves after the batch in hand is committed and acked. */
@@ -24,6 +31,8 @@ export interface ProjectionOptions {
   db: Kysely<Database>;
   topo: Topology;
   logger: LedgerLogger;
+  /** Says whether the stream is the one the mirror follows; the projection pauses while it is not. */
+  guard: StreamGuard;
   /** Events applied per transaction at most. Default 500. */
   batchMax?: number;
   /**
@@ -32,24 +41,46 @@ export interface ProjectionOptions {
    * little projection lag. Default 25 ms.
    */
   lingerMs?: number;
+  /** Pause between looks at a halted mirror or a lost consumer. Default 1 s. */
+  retryMs?: number;
 }
 
-interface Projected {
+export interface Projected {
   seq: number;
   accountId: string;
   event: LedgerEvent;
 }
 
+/** The mirror is halted (or has no row): nothing may be projected. */
+export class MirrorHaltedError extends Error {
+  override name = "MirrorHaltedError";
+}
+
+/** The stream delivered, under a sequence the mirror holds, an event with other content. */
+export class MirrorDivergedError extends Error {
+  override name = "MirrorDivergedError";
+  readonly seq: number;
+  readonly accountId: string;
+  constructor(seq: number, accountId: string) {
+    super(`event at sequence ${seq} differs from the mirrored one`);
+    this.seq = seq;
+    this.accountId = accountId;
+  }
+}
+
 /**
  * Projects the LEDGER stream into Postgres through one durable pull consumer shared by all
- * replicas. Each event is inserted once by stream sequence; the totals and reservation rows
- * change in the same transaction, and only for rows that were new, so a redelivery changes
- * nothing. Replicas may apply events of one account out of order: the totals are sums and
- * a reservation's closed status wins over open, so the result does not depend on order.
+ * replicas. Each event is inserted once by (stream, sequence); the totals and reservation
+ * rows change in the same transaction, and only for rows that were new, so a redelivery
+ * changes nothing. A redelivered sequence whose content differs means the stream is not the
+ * mirrored one: the batch is rolled back and the mirror halts. Replicas may apply events of
+ * one account out of order: the totals are sums and a reservation's closed status wins over
+ * open, so the result does not depend on order.
  */
-export async function startProjection({ nc, jsm, db, topo, logger, batchMax = 500, lingerMs = 25 }: ProjectionOptions): Promise<Projection> {
+export async function startProjection({ nc, jsm, db, topo, logger, guard, batchMax = 500, lingerMs = 25, retryMs = 1_000 }: ProjectionOptions): Promise<Projection> {
   const stream = topo.streams.ledger.name;
   const durable = topo.consumer(PROJECTION_CONSUMER);
+  const accountPrefix = topo.ledgerAccount("x").slice(0, -1);
   const config = {
     durable_name: durable,
     filter_subject: topo.ledgerAccountWildcard,
@@ -61,48 +92,62 @@ export async function startProjection({ nc, jsm, db, topo, logger, batchMax = 50
     max_deliver: -1,
     max_ack_pending: 5_000,
   };
-  try {
-    await jsm.consumers.add(stream, config);
-  } catch (err) {
-    if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
-  }
-  const consumer = await jetstream(nc).consumers.get(stream, durable);
-  const accountPrefix = topo.ledgerAccount("x").slice(0, -1);
-
-  const messages = await consumer.consume({ max_messages: 1_000 });
-  const buffer: JsMsg[] = [];
-  // Resolves the worker's wait when the pump adds messages (an object: closures assign it).
-  const signal: { wake: (() => void) | null } = { wake: null };
-  let ended = false;
-  const pump = (async () => {
-    try {
-      for await (const m of messages) {
-        buffer.push(m);
-        signal.wake?.();
-      }
-    } catch (err) {
-      logger.error({ err }, "projection consumer failed");
-    } finally {
-      ended = true;
-      signal.wake?.();
-    }
-  })();
 
   let stopping = false;
-  const work = (async () => {
-    while (!(ended && buffer.length === 0) && !(stopping && buffer.length === 0)) {
+  let messages: ConsumerMessages | null = null;
+  let wakeIdle: (() => void) | null = null;
+  // A halt seen by the guard ends the session in hand; the loop then waits for an operator.
+  guard.onChange((problem) => {
+    if (problem) void messages?.close().catch(() => {});
+    else wakeIdle?.();
+  });
+  const idle = () => new Promise<void>((r) => ((wakeIdle = r), setTimeout(r, retryMs).unref()));
+
+  /** Pulls and applies batches until the messages end: stop, a halt, or a lost consumer. */
+  async function session(): Promise<void> {
+    try {
+      await jsm.consumers.add(stream, config);
+    } catch (err) {
+      if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
+    }
+    const consumer = await jetstream(nc).consumers.get(stream, durable);
+    const iter = await consumer.consume({ max_messages: 1_000 });
+    messages = iter;
+    if (stopping || guard.problem()) await iter.close().catch(() => {});
+    const buffer: JsMsg[] = [];
+    // Resolves the worker's wait when the pump adds messages (an object: closures assign it).
+    const signal: { wake: (() => void) | null } = { wake: null };
+    let ended = false;
+    const pump = (async () => {
+      try {
+        for await (const m of iter) {
+          buffer.push(m);
+          signal.wake?.();
+        }
+      } catch (err) {
+        logger.error({ err }, "projection consumer failed");
+      } finally {
+        ended = true;
+        signal.wake?.();
+      }
+    })();
+    let halted = false;
+    while (!(ended && buffer.length === 0) && !halted) {
       if (buffer.length === 0) {
         await new Promise<void>((resolve) => (signal.wake = resolve));
         signal.wake = null;
         continue;
       }
       if (buffer.length < batchMax && lingerMs > 0 && !stopping && !ended) await new Promise((r) => setTimeout(r, lingerMs));
-      const batch = buffer.splice(0, batchMax);
-      await projectBatch(batch);
+      halted = !(await projectBatch(buffer.splice(0, batchMax)));
     }
-  })();
+    if (halted) await iter.close().catch(() => {});
+    await pump;
+    messages = null;
+  }
 
-  async function projectBatch(batch: JsMsg[]): Promise<void> {
+  /** Applies one batch and acks it; false when the mirror halted (nothing acked, nothing changed). */
+  async function projectBatch(batch: JsMsg[]): Promise<boolean> {
     const rows: Projected[] = [];
     for (const m of batch) {
       try {
@@ -115,28 +160,52 @@ export async function startProjection({ nc, jsm, db, topo, logger, batchMax = 50
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        await applyEvents(db, rows);
+        await applyEvents(db, stream, rows);
         break;
       } catch (err) {
+        if (err instanceof MirrorDivergedError) {
+          await guard.halt(divergedAt(stream, err.seq, err.accountId)).catch((e: unknown) => logger.error({ err: e }, "could not record the mirror's halt"));
+          return false;
+        }
+        if (err instanceof MirrorHaltedError) {
+          await guard.check().catch(() => {});
+          return false;
+        }
         if (attempt >= 3 || stopping) {
           logger.error({ err, events: rows.length }, "projection batch failed: redelivering later");
           for (const m of batch) m.nak(2_000);
-          return;
+          return true;
         }
         logger.warn({ err, attempt }, "projection batch failed: retrying");
         await new Promise((r) => setTimeout(r, 200 * attempt));
       }
     }
     for (const m of batch) m.ack();
+    return true;
   }
+
+  const loop = (async () => {
+    while (!stopping) {
+      if (guard.problem()) {
+        await idle();
+        continue;
+      }
+      try {
+        await session();
+      } catch (err) {
+        // The stream or its consumer is gone, or NATS is away: the guard tells which; look again soon.
+        logger.warn({ err, stream }, "projection could not pull from the LEDGER stream: retrying");
+      }
+      if (!stopping) await idle();
+    }
+  })();
 
   return {
     async stop() {
       stopping = true;
-      await messages.close().catch(() => {});
-      signal.wake?.();
-      await pump;
-      await work;
+      await messages?.close().catch(() => {});
+      wakeIdle?.();
+      await loop;
     },
     async backlog() {
       const info = await jsm.consumers.info(stream, durable);
@@ -149,6 +218,7 @@ export async function startProjection({ nc, jsm, db, topo, logger, batchMax = 50
 type ReservationRow = Database["ledger_reservations"];
 
 interface AccountDelta {
+  stream: string;
   account_id: string;
   granted: number;
   used: number;
@@ -157,22 +227,42 @@ interface AccountDelta {
   event_count: number;
 }
 
-/** Applies events idempotently in one transaction; returns how many were new. */
-export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Promise<number> {
+/**
+ * Applies events of `stream` idempotently in one transaction; returns how many were new.
+ * Throws MirrorHaltedError when the mirror of `stream` is halted or missing, and
+ * MirrorDivergedError (changing nothing) when a sequence already mirrored arrives with other
+ * content.
+ */
+export async function applyEvents(db: Kysely<Database>, stream: string, rows: Projected[]): Promise<number> {
   if (rows.length === 0) return 0;
+  const unique = [...new Map(rows.map((r) => [r.seq, r])).values()];
   return db.transaction().execute(async (trx) => {
+    // Locks the mirror's row: batches of all replicas apply one after another, and a halt
+    // recorded by another replica is seen here.
+    const mirror = await trx.selectFrom("ledger_mirrors").select("status").where("stream", "=", stream).forUpdate().executeTakeFirst();
+    if (mirror?.status !== "projecting") throw new MirrorHaltedError(mirror ? `the mirror of ${stream} is halted` : `no mirror is recorded for ${stream}`);
     const inserted = await trx
       .insertInto("ledger_events")
-      .values(rows.map((r) => ({ stream_seq: r.seq, account_id: r.accountId, type: r.event.type, payload: JSON.stringify(r.event), at: new Date(r.event.at) })))
-      .onConflict((oc) => oc.column("stream_seq").doNothing())
+      .values(unique.map((r) => ({ stream, stream_seq: r.seq, account_id: r.accountId, type: r.event.type, payload: JSON.stringify(r.event), at: new Date(r.event.at) })))
+      .onConflict((oc) => oc.columns(["stream", "stream_seq"]).doNothing())
       .returning("stream_seq")
       .execute();
     const fresh = new Set(inserted.map((r) => r.stream_seq));
+    const repeats = unique.filter((r) => !fresh.has(r.seq));
+    if (repeats.length > 0) {
+      const held = new Map(
+        (await trx.selectFrom("ledger_events").select(["stream_seq", "account_id", "payload"]).where("stream", "=", stream).where("stream_seq", "in", repeats.map((r) => r.seq)).execute()).map((e) => [e.stream_seq, e]),
+      );
+      for (const r of repeats) {
+        const h = held.get(r.seq);
+        if (!h || h.account_id !== r.accountId || !isDeepStrictEqual(h.payload, JSON.parse(JSON.stringify(r.event)))) throw new MirrorDivergedError(r.seq, r.accountId);
+      }
+    }
     const accounts = new Map<string, AccountDelta>();
     const reservations = new Map<string, ReservationRow>();
-    for (const { seq, accountId, event } of [...rows].sort((a, b) => a.seq - b.seq)) {
+    for (const { seq, accountId, event } of [...unique].sort((a, b) => a.seq - b.seq)) {
       if (!fresh.has(seq)) continue;
-      const a = accounts.get(accountId) ?? { account_id: accountId, granted: 0, used: 0, reserved: 0, last_seq: 0, event_count: 0 };
+      const a = accounts.get(accountId) ?? { stream, account_id: accountId, granted: 0, used: 0, reserved: 0, last_seq: 0, event_count: 0 };
       accounts.set(accountId, a);
       a.last_seq = Math.max(a.last_seq, seq);
       a.event_count++;
@@ -183,6 +273,7 @@ export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Prom
         case "UsageReserved":
           a.reserved += event.units;
           mergeReservation(reservations, {
+            stream,
             account_id: accountId,
             reservation_id: event.reservationId,
             key_id: event.keyId,
@@ -200,6 +291,7 @@ export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Prom
           a.reserved -= event.unitsReserved;
           a.used += unitsUsed;
           mergeReservation(reservations, {
+            stream,
             account_id: accountId,
             reservation_id: event.reservationId,
             key_id: event.keyId,
@@ -218,14 +310,13 @@ export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Prom
         }
       }
     }
-    // Rows in key order: concurrent replicas lock them in the same order and cannot deadlock.
     const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
     if (reservations.size > 0) {
       await trx
         .insertInto("ledger_reservations")
         .values(byKey(reservations))
         .onConflict((oc) =>
-          oc.columns(["account_id", "reservation_id"]).doUpdateSet({
+          oc.columns(["stream", "account_id", "reservation_id"]).doUpdateSet({
             // Closed is final whatever order the events arrive in.
             status: sql`case when excluded.status <> 'open' then excluded.status else ledger_reservations.status end`,
             units_used: sql`coalesce(excluded.units_used, ledger_reservations.units_used)`,
@@ -239,7 +330,7 @@ export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Prom
         .insertInto("ledger_accounts")
         .values(byKey(accounts).map((a) => ({ ...a, updated_at: new Date() })))
         .onConflict((oc) =>
-          oc.column("account_id").doUpdateSet({
+          oc.columns(["stream", "account_id"]).doUpdateSet({
             granted: sql`ledger_accounts.granted + excluded.granted`,
             used: sql`ledger_accounts.used + excluded.used`,
             reserved: sql`ledger_accounts.reserved + excluded.reserved`,
@@ -248,6 +339,13 @@ export async function applyEvents(db: Kysely<Database>, rows: Projected[]): Prom
             updated_at: sql`now()`,
           }),
         )
+        .execute();
+    }
+    if (fresh.size > 0) {
+      await trx
+        .updateTable("ledger_mirrors")
+        .set({ last_seq: sql<number>`greatest(last_seq, ${Math.max(...fresh)})`, updated_at: sql<Date>`now()` })
+        .where("stream", "=", stream)
         .execute();
     }
     return fresh.size;

@@ -5,6 +5,11 @@ import { balanceOf, evolve, initialState, type AccountState, type LedgerEvent } 
 import type { Topology } from "@adrank/messaging";
 import { accountOfSubject, decodeEvent } from "./event-codec.ts";
 import { createEventLog } from "./event-log.ts";
+import { judgeStream } from "./mirror/identity.ts";
+import { mirrorStore } from "./mirror/store.ts";
+
+/** How long the mirror may lag the stream before reconcile calls it a failure (normal lag is tens of milliseconds). */
+export const DEFAULT_BEHIND_GRACE_MS = 30_000;
 
 export interface Difference {
   accountId: string;
@@ -14,73 +19,115 @@ export interface Difference {
   projection: unknown;
 }
 
-export interface ReconcileReport {
-  accountsChecked: number;
-  /** Accounts whose projection has not yet applied the stream's newest event: not compared. */
-  behind: Array<{ accountId: string; streamSeq: number; projectedSeq: number }>;
-  differences: Difference[];
+export interface BehindAccount {
+  accountId: string;
+  streamSeq: number;
+  projectedSeq: number;
+  /** Events of the account in the stream that the mirror does not hold. */
+  missingEvents: number;
+  /** Age (ms, by the event's own time) of the oldest of them. */
+  oldestMissingAgeMs: number;
+  /** True when that age exceeds the grace period: the projection is stuck, not just lagging. */
+  overdue: boolean;
 }
+
+export interface ReconcileReport {
+  stream: string;
+  /** The stream as the servers describe it. */
+  streamState: { created: string; lastSeq: number; messages: number };
+  /** The mirror's record of the stream it follows; null when no mirror of this stream exists yet. */
+  mirror: { streamCreated: string; lastSeq: number; status: "projecting" | "halted"; problem: string | null } | null;
+  /** Why stream and mirror are not the same history (a halted mirror, or a mismatch seen now); null when they are. */
+  identityProblem: string | null;
+  accountsChecked: number;
+  /** Accounts the projection has not caught up with: not compared field by field. */
+  behind: BehindAccount[];
+  differences: Difference[];
+  graceMs: number;
+}
+
+/** Whether the report is a failure: a different history, a difference, or a lag beyond the grace period. */
+export const reconcileFailed = (r: ReconcileReport): boolean => r.identityProblem !== null || r.differences.length > 0 || r.behind.some((b) => b.overdue);
 
 interface Folded {
   state: AccountState;
   lastSeq: number;
   count: number;
+  /** Sequence and event time of every event, to name what the mirror lacks. */
+  seen: Array<{ seq: number; at: number }>;
   /** Every reservation as the events tell it, beyond what the state remembers. */
   reservations: Map<string, { status: string; units: number; unitsUsed: number | null }>;
 }
 
-const emptyFold = (): Folded => ({ state: initialState(), lastSeq: 0, count: 0, reservations: new Map() });
+const emptyFold = (): Folded => ({ state: initialState(), lastSeq: 0, count: 0, seen: [], reservations: new Map() });
 
 function fold(f: Folded, seq: number, event: LedgerEvent): void {
   f.state = evolve(f.state, event);
   f.lastSeq = seq;
   f.count++;
+  f.seen.push({ seq, at: event.at });
   if (event.type === "UsageReserved") f.reservations.set(event.reservationId, { status: "open", units: event.units, unitsUsed: null });
   if (event.type === "UsageSettled") f.reservations.set(event.reservationId, { status: "settled", units: event.unitsReserved, unitsUsed: event.unitsUsed });
   if (event.type === "ReservationExpired") f.reservations.set(event.reservationId, { status: "expired", units: event.unitsReserved, unitsUsed: 0 });
 }
 
+export interface ReconcileOptions {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  db: Kysely<Database>;
+  topo: Topology;
+  accountId?: string;
+  graceMs?: number;
+  now?: () => number;
+}
+
 /**
- * Compares the Postgres projection with the state folded from the LEDGER stream, for one
- * account or for all of them, and lists every difference. Accounts the projection has not
- * caught up with yet are reported as behind, not as different.
+ * Compares the Postgres mirror of one LEDGER stream with the state folded from that stream,
+ * for one account or all of them, and lists everything that differs: whether the mirror
+ * follows this very stream (its creation time) and is not ahead of it, every account whose
+ * totals or reservations differ, and every account the mirror has not caught up with (with
+ * how long the oldest missing event has waited). Rows of other streams sharing the
+ * database are ignored.
  *
  * @example
  * const report = await reconcile({ js, jsm, db, topo });
- * if (report.differences.length) console.error(report.differences);
+ * if (reconcileFailed(report)) process.exitCode = 1;
  */
-export async function reconcile({ js, jsm, db, topo, accountId }: { js: JetStreamClient; jsm: JetStreamManager; db: Kysely<Database>; topo: Topology; accountId?: string }): Promise<ReconcileReport> {
+export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAULT_BEHIND_GRACE_MS, now = Date.now }: ReconcileOptions): Promise<ReconcileReport> {
   const stream = topo.streams.ledger.name;
   const prefix = topo.ledgerAccount("x").slice(0, -1);
   const folds = new Map<string, Folded>();
+  // The mirror before the stream: a healthy mirror only lags, so read in this order it is never ahead.
+  const mirrorRow = await mirrorStore(db, stream).read();
+  const info = await jsm.streams.info(stream);
 
   if (accountId !== undefined) {
     const f = emptyFold();
     for (const { seq, event } of await createEventLog(js, jsm, stream).readAfter(topo.ledgerAccount(accountId), 0)) fold(f, seq, event);
     if (f.count > 0) folds.set(accountId, f);
-  } else {
-    const info = await jsm.streams.info(stream);
+  } else if (info.state.messages > 0) {
+    // One ordered pass over the whole stream, grouped by account.
     const lastSeq = info.state.last_seq;
-    if (info.state.messages > 0) {
-      // One ordered pass over the whole stream, grouped by account.
-      const consumer = await js.consumers.get(stream, { filter_subjects: topo.ledgerAccountWildcard, deliver_policy: DeliverPolicy.All });
-      const messages = await consumer.consume({ max_messages: 1_000 });
-      try {
-        for await (const m of messages) {
-          const id = accountOfSubject(m.subject, prefix);
-          const f = folds.get(id) ?? emptyFold();
-          folds.set(id, f);
-          fold(f, m.seq, decodeEvent(m.data));
-          if (m.seq >= lastSeq || m.info.pending === 0) break;
-        }
-      } finally {
-        await messages.close().catch(() => {});
+    const consumer = await js.consumers.get(stream, { filter_subjects: topo.ledgerAccountWildcard, deliver_policy: DeliverPolicy.All });
+    const messages = await consumer.consume({ max_messages: 1_000 });
+    try {
+      for await (const m of messages) {
+        const id = accountOfSubject(m.subject, prefix);
+        const f = folds.get(id) ?? emptyFold();
+        folds.set(id, f);
+        fold(f, m.seq, decodeEvent(m.data));
+        if (m.seq >= lastSeq || m.info.pending === 0) break;
       }
+    } finally {
+      await messages.close().catch(() => {});
     }
   }
 
-  let accountsQuery = db.selectFrom("ledger_accounts").selectAll();
-  let reservationsQuery = db.selectFrom("ledger_reservations").select(["account_id", "reservation_id", "status", "units", "units_used"]);
+  const identity = { name: stream, created: new Date(info.created), lastSeq: info.state.last_seq };
+  const identityProblem = mirrorRow ? (mirrorRow.status === "halted" ? (mirrorRow.problem ?? "the mirror is halted") : (judgeStream(mirrorRow, identity)?.sentence ?? null)) : null;
+
+  let accountsQuery = db.selectFrom("ledger_accounts").selectAll().where("stream", "=", stream);
+  let reservationsQuery = db.selectFrom("ledger_reservations").select(["account_id", "reservation_id", "status", "units", "units_used"]).where("stream", "=", stream);
   if (accountId !== undefined) {
     accountsQuery = accountsQuery.where("account_id", "=", accountId);
     reservationsQuery = reservationsQuery.where("account_id", "=", accountId);
@@ -93,29 +140,41 @@ export async function reconcile({ js, jsm, db, topo, accountId }: { js: JetStrea
     m.set(r.reservation_id, { status: r.status, units: r.units, unitsUsed: r.units_used });
   }
 
-  const report: ReconcileReport = { accountsChecked: 0, behind: [], differences: [] };
+  const report: ReconcileReport = {
+    stream,
+    streamState: { created: identity.created.toISOString(), lastSeq: info.state.last_seq, messages: info.state.messages },
+    mirror: mirrorRow ? { streamCreated: mirrorRow.streamCreated.toISOString(), lastSeq: mirrorRow.lastSeq, status: mirrorRow.status, problem: mirrorRow.problem } : null,
+    identityProblem,
+    accountsChecked: 0,
+    behind: [],
+    differences: [],
+    graceMs,
+  };
+  const at = now();
   const ids = [...new Set([...folds.keys(), ...projected.keys()])].sort();
   for (const id of ids) {
     report.accountsChecked++;
     const f = folds.get(id) ?? emptyFold();
     const p = projected.get(id);
+    const projectedSeq = p?.last_seq ?? 0;
+    if (projectedSeq < f.lastSeq) {
+      const held = new Set(
+        (await db.selectFrom("ledger_events").select("stream_seq").where("stream", "=", stream).where("account_id", "=", id).execute()).map((r) => Number(r.stream_seq)),
+      );
+      const missing = f.seen.filter((e) => !held.has(e.seq));
+      const oldest = Math.max(0, at - Math.min(...missing.map((e) => e.at)));
+      report.behind.push({ accountId: id, streamSeq: f.lastSeq, projectedSeq, missingEvents: missing.length, oldestMissingAgeMs: oldest, overdue: oldest > graceMs });
+      continue;
+    }
     const differ = (field: string, stream: unknown, projection: unknown) => {
       if (stream !== projection) report.differences.push({ accountId: id, field, stream, projection });
     };
-    if (!p) {
-      report.behind.push({ accountId: id, streamSeq: f.lastSeq, projectedSeq: 0 });
-      continue;
-    }
-    if (p.last_seq < f.lastSeq) {
-      report.behind.push({ accountId: id, streamSeq: f.lastSeq, projectedSeq: p.last_seq });
-      continue;
-    }
     const b = balanceOf(f.state);
-    differ("last_seq", f.lastSeq, p.last_seq);
-    differ("event_count", f.count, p.event_count);
-    differ("granted", b.granted, p.granted);
-    differ("used", b.used, p.used);
-    differ("reserved", b.reserved, p.reserved);
+    differ("last_seq", f.lastSeq, p?.last_seq ?? 0);
+    differ("event_count", f.count, p?.event_count ?? 0);
+    differ("granted", b.granted, p?.granted ?? 0);
+    differ("used", b.used, p?.used ?? 0);
+    differ("reserved", b.reserved, p?.reserved ?? 0);
     const rows = projectedReservations.get(id) ?? new Map();
     for (const rid of new Set([...f.reservations.keys(), ...rows.keys()])) {
       const s = f.reservations.get(rid);

@@ -7,6 +7,10 @@ import type { LedgerLogger } from "./logger.ts";
 export interface SweeperOptions {
   store: AccountStore;
   db: Kysely<Database>;
+  /** The LEDGER stream whose mirror holds the candidates (other namespaces may share the database). */
+  stream: string;
+  /** True while billing is paused (the stream is not the mirrored one): nothing is expired then. */
+  paused?: () => boolean;
   logger: LedgerLogger;
   ttlMs: number;
   intervalMs: number;
@@ -27,8 +31,9 @@ export interface Sweeper {
  * in memory); each goes through the same decide-and-append path as any command, so several
  * replicas sweeping at once expire a reservation once and never one that was just settled.
  */
-export function startSweeper({ store, db, logger, ttlMs, intervalMs, now, batchLimit = 500 }: SweeperOptions): Sweeper {
+export function startSweeper({ store, db, stream, paused = () => false, logger, ttlMs, intervalMs, now, batchLimit = 500 }: SweeperOptions): Sweeper {
   async function sweepOnce(): Promise<number> {
+    if (paused()) return 0;
     const at = now();
     const due = new Map<string, { accountId: string; reservationId: string }>();
     for (const [accountId, { state }] of store.cached()) {
@@ -38,6 +43,7 @@ export function startSweeper({ store, db, logger, ttlMs, intervalMs, now, batchL
       const rows = await db
         .selectFrom("ledger_reservations")
         .select(["account_id", "reservation_id"])
+        .where("stream", "=", stream)
         .where("status", "=", "open")
         .where("reserved_at", "<=", new Date(at - ttlMs))
         .orderBy("reserved_at")

@@ -3,7 +3,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
 import { evolve, initialState, type AccountState, type LedgerEvent } from "@adrank/ledger-domain";
 import { connectToNats, topology, type NatsConnection, type Topology } from "@adrank/messaging";
-import { createEventLog, silentLogger, startLedger, type Ledger, type LedgerDeps, type StoredEvent } from "../src/index.ts";
+import { createEventLog, PROJECTION_CONSUMER, silentLogger, startLedger, type Ledger, type LedgerDeps, type StoredEvent } from "../src/index.ts";
 
 export const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 
@@ -47,9 +47,10 @@ export async function createHarness(): Promise<Harness> {
     async projectionCaughtUp(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const info = await jsm.consumers.info(topo.streams.ledger.name, topo.consumer("ledger-projection"));
-        if (info.num_pending === 0 && info.num_ack_pending === 0) return;
-        if (Date.now() > deadline) throw new Error(`projection still behind: ${info.num_pending} pending, ${info.num_ack_pending} unacked`);
+        // The consumer is missing for a moment after an operator command removed it.
+        const info = await jsm.consumers.info(topo.streams.ledger.name, topo.consumer(PROJECTION_CONSUMER)).catch(() => null);
+        if (info && info.num_pending === 0 && info.num_ack_pending === 0) return;
+        if (Date.now() > deadline) throw new Error(info ? `projection still behind: ${info.num_pending} pending, ${info.num_ack_pending} unacked` : "the projection consumer does not exist");
         await sleep(50);
       }
     },

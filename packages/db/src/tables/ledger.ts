@@ -4,8 +4,25 @@ import type { ColumnType } from "kysely";
 // projection (one durable consumer of the LEDGER stream); the stream stays the system of
 // record and `reconcile` compares the two.
 
-/** Every ledger event once, keyed by its LEDGER stream sequence: the audit mirror. */
+/**
+ * The identity of the stream a mirror follows: a stream recreated under the same name has
+ * another creation time. `halted` stops every replica's projection until an operator
+ * rebuilds the mirror or re-seeds the stream (docs/ledger-mirror.md).
+ */
+export interface LedgerMirrorsTable {
+  stream: string;
+  stream_created: Date;
+  /** Highest stream sequence projected. */
+  last_seq: ColumnType<number, number | undefined, number>;
+  status: "projecting" | "halted";
+  /** Why the mirror halted, in a sentence an operator can act on; null while projecting. */
+  problem: string | null;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Every ledger event once, keyed by its stream's name and sequence: the audit mirror. */
 export interface LedgerEventsTable {
+  stream: string;
   stream_seq: number;
   account_id: string;
   type: string;
@@ -14,8 +31,9 @@ export interface LedgerEventsTable {
   projected_at: ColumnType<Date, Date | undefined, never>;
 }
 
-/** Running totals per account, updated in the transaction that inserts the event. */
+/** Running totals per stream and account, updated in the transaction that inserts the event. */
 export interface LedgerAccountsTable {
+  stream: string;
   account_id: string;
   granted: number;
   used: number;
@@ -27,6 +45,7 @@ export interface LedgerAccountsTable {
 }
 
 export interface LedgerReservationsTable {
+  stream: string;
   account_id: string;
   reservation_id: string;
   key_id: string;
@@ -40,6 +59,7 @@ export interface LedgerReservationsTable {
 
 /** View: balance per account (available = granted - used - reserved). */
 export interface AccountBalancesView {
+  stream: ColumnType<string, never, never>;
   account_id: ColumnType<string, never, never>;
   granted: ColumnType<number, never, never>;
   used: ColumnType<number, never, never>;
@@ -51,6 +71,7 @@ export interface AccountBalancesView {
 
 /** View: settled units per account, UTC day (of settlement) and kind, for the dashboard. */
 export interface UsagePerDayView {
+  stream: ColumnType<string, never, never>;
   account_id: ColumnType<string, never, never>;
   day: ColumnType<Date, never, never>;
   kind: ColumnType<"scoring" | "pairwise", never, never>;
@@ -58,8 +79,21 @@ export interface UsagePerDayView {
   reservations: ColumnType<number, never, never>;
 }
 
+/** Events an operator command took out of a mirror or a stream; kept for audit. */
+export interface LedgerEventsArchiveTable {
+  archived_at: ColumnType<Date, Date | undefined, never>;
+  reason: "rebuild" | "reseed-discarded-stream-events";
+  stream: string;
+  stream_created: Date | null;
+  stream_seq: number;
+  account_id: string;
+  payload: ColumnType<Record<string, unknown>, string, never>;
+}
+
 export interface LedgerTables {
+  ledger_mirrors: LedgerMirrorsTable;
   ledger_events: LedgerEventsTable;
+  ledger_events_archive: LedgerEventsArchiveTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_reservations: LedgerReservationsTable;
   account_balances: AccountBalancesView;

@@ -1,18 +1,41 @@
-// Compares the Postgres projection with the LEDGER stream and prints every difference:
-//   node services/ledger/src/admin/reconcile-cli.ts [--account <id>] [--json]
-// Exit code 0: consistent; 1: differences found; 2: usage or connection error.
+// Compares the Postgres mirror with the LEDGER stream of this namespace and prints every difference:
+//   node services/ledger/src/admin/reconcile-cli.ts [--account <id>] [--grace-seconds <n>] [--json]
+// Exit code 0: the same history, nothing differs, and any lag is younger than the grace period
+// (default 30 s); 1: a different history, a difference, or a lag past the grace period;
+// 2: usage or connection error.
 import { parseArgs } from "node:util";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { createDb } from "@adrank/db";
 import { connectToNats, topology } from "@adrank/messaging";
-import { reconcile } from "../reconcile.ts";
+import { DEFAULT_BEHIND_GRACE_MS, reconcile, reconcileFailed, type ReconcileReport } from "../reconcile.ts";
+
+const USAGE = "usage: reconcile-cli [--account <id>] [--grace-seconds <n>] [--json]";
+
+function print(report: ReconcileReport): void {
+  const m = report.mirror;
+  console.log(`stream ${report.stream}: created ${report.streamState.created}, last sequence ${report.streamState.lastSeq}, ${report.streamState.messages} events`);
+  console.log(m ? `mirror: follows the stream created ${m.streamCreated}, projected up to ${m.lastSeq}, ${m.status}` : "mirror: none yet (no ledger replica has projected this stream)");
+  if (report.identityProblem) console.log(`HISTORY ${report.identityProblem}`);
+  for (const d of report.differences) console.log(`DIFF ${d.accountId} ${d.field}: stream=${JSON.stringify(d.stream)} projection=${JSON.stringify(d.projection)}`);
+  for (const b of report.behind) {
+    const age = `${(b.oldestMissingAgeMs / 1000).toFixed(1)} s`;
+    console.log(`BEHIND ${b.accountId}: stream at ${b.streamSeq}, projection at ${b.projectedSeq}, ${b.missingEvents} event${b.missingEvents === 1 ? "" : "s"} missing, oldest ${age} old${b.overdue ? ` (over the ${report.graceMs / 1000} s grace period)` : " (within the grace period)"}`);
+  }
+  const overdue = report.behind.filter((b) => b.overdue).length;
+  console.log(`${report.accountsChecked} accounts checked, ${report.differences.length} differences, ${report.behind.length} behind (${overdue} past the grace period)${report.identityProblem ? ", different history" : ""}`);
+}
 
 async function main(): Promise<number> {
-  let values: { account?: string; json?: boolean };
+  let values: { account?: string; json?: boolean; "grace-seconds"?: string };
   try {
-    ({ values } = parseArgs({ options: { account: { type: "string" }, json: { type: "boolean" } }, strict: true }));
+    ({ values } = parseArgs({ options: { account: { type: "string" }, json: { type: "boolean" }, "grace-seconds": { type: "string" } }, strict: true }));
   } catch (err) {
-    console.error(`${err instanceof Error ? err.message : String(err)}\nusage: reconcile-cli [--account <id>] [--json]`);
+    console.error(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  const grace = values["grace-seconds"] === undefined ? DEFAULT_BEHIND_GRACE_MS / 1000 : Number(values["grace-seconds"]);
+  if (!Number.isFinite(grace) || grace < 0) {
+    console.error(`--grace-seconds must be a number of seconds >= 0\n${USAGE}`);
     return 2;
   }
   const url = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
@@ -26,14 +49,10 @@ async function main(): Promise<number> {
     return 2;
   }
   try {
-    const report = await reconcile({ js: jetstream(nc), jsm: await jetstreamManager(nc), db, topo: topology(process.env.ADRANK_NAMESPACE ?? ""), ...(values.account ? { accountId: values.account } : {}) });
+    const report = await reconcile({ js: jetstream(nc), jsm: await jetstreamManager(nc), db, topo: topology(process.env.ADRANK_NAMESPACE ?? ""), graceMs: grace * 1000, ...(values.account ? { accountId: values.account } : {}) });
     if (values.json) console.log(JSON.stringify(report, null, 2));
-    else {
-      for (const d of report.differences) console.log(`DIFF ${d.accountId} ${d.field}: stream=${JSON.stringify(d.stream)} projection=${JSON.stringify(d.projection)}`);
-      for (const b of report.behind) console.log(`BEHIND ${b.accountId}: stream at ${b.streamSeq}, projection at ${b.projectedSeq}`);
-      console.log(`${report.accountsChecked} accounts checked, ${report.differences.length} differences, ${report.behind.length} behind`);
-    }
-    return report.differences.length ? 1 : 0;
+    else print(report);
+    return reconcileFailed(report) ? 1 : 0;
   } catch (err) {
     console.error(`reconcile failed: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
