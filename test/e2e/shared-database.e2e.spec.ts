@@ -51,7 +51,7 @@ describe("two namespaces on one database", () => {
     ledgerHealthA = `http://127.0.0.1:${healthPort}`;
     const lean = { database, voterEnv: false, refinementEnv: false } as const;
     a = await startStack({ ...lean, ledgerEnv: { HEALTH_PORT: String(healthPort), HEALTH_HOST: "127.0.0.1" } });
-    b = await startStack(lean);
+    b = await startStack({ ...lean, dashboardEnv: { DASHBOARD_SIGNUP_CREDITS: "100" } });
     for (const s of [a, b]) accounts.set(s, await s.createAccount({ credits: 40 }));
   }, 120_000);
 
@@ -83,6 +83,21 @@ describe("two namespaces on one database", () => {
       expect(r.out).toContain("1 accounts checked, 0 differences, 0 behind");
       expect(r.code, r.out).toBe(0);
     }
+  });
+
+  it("shows a new console account of the second namespace its sign-up credits", async () => {
+    const signup = await fetch(`${b.dashboardUrl}/console/api/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "second-namespace@example.com", password: "correct horse battery" }),
+    });
+    expect(signup.status, b.output()).toBe(201);
+    const cookie = signup.headers.get("set-cookie")!.split(";")[0]!;
+    const usage = await eventually(async () => {
+      const body = (await (await fetch(`${b.dashboardUrl}/console/api/usage`, { headers: { cookie } })).json()) as { balance: { available: number } };
+      return body.balance.available > 0 ? body : undefined;
+    }, 10_000, "the console to show the sign-up credits");
+    expect(usage.balance).toEqual({ granted: 100, used: 0, reserved: 0, available: 100 });
   });
 
   it("refuses a recreated stream loudly in one namespace, leaves the other alone, and the operator re-seeds it", async () => {

@@ -95,6 +95,27 @@ describe("the OpenAPI document", () => {
     expect(schemaValidator("RankRequest")({ assets: [{ url: "https://x.example/a.png", extra: 1 }], audience_id: "a" }).ok).toBe(false);
   });
 
+  it("documents every field an error body carries, 5xx included, and nothing else", () => {
+    const check = schemaValidator("ErrorResponse");
+    const requestId = "0b6c7f9e-4f3a-4d2b-9c1e-2a7d5e8f0a13";
+    // The gateway's 500s (to-http.ts), its pairwise 503, and fastify's own 503 while a process drains.
+    for (const body of [
+      { error: "internal error", request_id: requestId },
+      { error: "The service cannot reach its database right now; nothing was charged. Retry in a few seconds.", request_id: requestId },
+      { error: "No voter is available right now; nothing was charged." },
+      JSON.parse('{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}'),
+      { error: "assets[0].url is required.", field: "assets[0].url" },
+    ]) {
+      const result = check(body);
+      expect(result.ok, `${JSON.stringify(body)}: ${result.errors}`).toBe(true);
+    }
+    expect(check({ error: "internal error", stack: "at Pool.connect" }).ok).toBe(false);
+    expect(check({ error: "internal error", request_id: "not-a-uuid" }).ok).toBe(false);
+    const properties = (doc.components.schemas.ErrorResponse as { properties: Record<string, { description?: string }> }).properties;
+    for (const [name, property] of Object.entries(properties)) expect(property.description, name).toBeTruthy();
+    expect(schemaValidator("RateLimitedResponse")({ error: "Slow down.", retryAfter: 3, resetAt: 1_900_000_000 }).ok).toBe(true);
+  });
+
   it("is deterministic", () => {
     expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(buildOpenApiDocument()));
   });

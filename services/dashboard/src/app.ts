@@ -6,7 +6,7 @@ import type { Database } from "@adrank/db";
 import { accountsRepository, apiKeysRepository, audiencesRepository } from "@adrank/db/repositories";
 import type { LedgerClient } from "@adrank/ledger-client";
 import type { Logger } from "@adrank/runtime";
-import { readCookie, SESSION_COOKIE } from "./cookies.ts";
+import { isMalformedCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { csrfProblem } from "./csrf.ts";
 import { audienceRoutes } from "./routes/audiences.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -16,19 +16,28 @@ import { usageRoutes } from "./routes/usage.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { sessionsRepository, type SessionUser } from "./sessions.ts";
 import type { SignInLimiter } from "./sign-in-limiter.ts";
+import type { SignUpLimiter } from "./sign-up-limiter.ts";
 
 export interface DashboardDeps {
   db: Kysely<Database>;
   ledger: Pick<LedgerClient, "grant" | "balance">;
+  /** The LEDGER stream of this namespace: the ledger's Postgres mirror may hold other namespaces' too. */
+  ledgerStream: string;
   logger: Logger;
   box: SecretBox;
-  limiter: SignInLimiter;
+  /** Failed sign-ins and sign-up attempts, both counted in Postgres so every replica shares them. */
+  signInLimiter: SignInLimiter;
+  signUpLimiter: SignUpLimiter;
   gatewayUrl: string;
   signupCredits: number;
   sessionTtlMs: number;
   secureCookies: boolean;
-  /** Behind an ingress: the client address comes from X-Forwarded-For. Off, a caller could pick its own. */
-  trustProxy?: boolean;
+  /**
+   * Proxies in front of the console (0: none). The client address is taken that many hops from
+   * the right of X-Forwarded-For, where the nearest trusted proxy put it; an entry further left
+   * is whatever the caller wrote, so trusting every hop would let it pick its own address.
+   */
+  trustProxyHops?: number;
   /** The built front end; the API works without it (tests). */
   webRoot?: string;
   isReady?: () => Promise<string | null>;
@@ -55,7 +64,11 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply) 
 export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstance> {
   // Playground bodies carry images as data URIs: allow what the gateway allows.
   const loggerInstance: FastifyBaseLogger = deps.logger;
-  const app = Fastify({ loggerInstance, bodyLimit: 25 * 1024 * 1024, trustProxy: deps.trustProxy ?? false, disableRequestLogging: false });
+  // A hop count as a function: fastify 5 reads a bare number as "trust no proxy" (it cannot
+  // check the peer), which would put every caller behind the ingress on one address.
+  const hops = deps.trustProxyHops ?? 0;
+  const trustProxy = hops > 0 ? (_address: string, hop: number) => hop < hops : false;
+  const app = Fastify({ loggerInstance, bodyLimit: 25 * 1024 * 1024, trustProxy, disableRequestLogging: false });
   const r = repos(deps.db, deps.sessionTtlMs);
   app.decorateRequest("user", null);
 
@@ -67,7 +80,15 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
     reply.header("content-security-policy", "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
     if (!request.url.startsWith("/console/api/")) return;
     reply.header("cache-control", "no-store");
-    const token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    let token: string | null;
+    try {
+      token = readCookie(request.headers.cookie, SESSION_COOKIE);
+    } catch (err) {
+      if (!isMalformedCookie(err)) throw err;
+      // Clearing the broken cookie lets the browser's next request through.
+      reply.header("set-cookie", sessionCookie("", { maxAgeS: 0, secure: deps.secureCookies }));
+      return reply.code(400).send({ error: "Your session cookie could not be read; it has been cleared. Sign in again." });
+    }
     request.user = token ? await r.sessions.find(token) : null;
     const problem = csrfProblem({ method: request.method, sessionToken: request.user?.csrfToken ?? null, headerToken: request.headers["x-csrf-token"] as string | undefined, origin: request.headers.origin, host: request.headers.host });
     if (problem) return reply.code(403).send({ error: problem });

@@ -1,10 +1,28 @@
 export const SESSION_COOKIE = "adrank_session";
 
-/** The value of one cookie from a Cookie header, or null. */
+/** A cookie's value is not valid percent-encoding: the request is the client's fault (400), not ours. */
+export class MalformedCookieError extends Error {
+  override name = "MalformedCookieError";
+  readonly statusCode = 400;
+  readonly cookie: string;
+  constructor(cookie: string, options?: { cause?: unknown }) {
+    super(`The ${cookie} cookie could not be read.`, options);
+    this.cookie = cookie;
+  }
+}
+export const isMalformedCookie = (err: unknown): err is MalformedCookieError => err instanceof MalformedCookieError;
+
+/** The value of one cookie from a Cookie header, or null; throws MalformedCookieError on a bad escape. */
 export function readCookie(header: string | undefined, name: string): string | null {
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch (err) {
+        throw new MalformedCookieError(name, { cause: err });
+      }
+    }
   }
   return null;
 }

@@ -17,7 +17,10 @@ export function csrfProblem(input: { method: string; sessionToken: string | null
     }
     if (originHost !== input.host) return "The request came from another site.";
   }
-  if (!input.sessionToken) return null; // no session: nothing to forge (sign-in and sign-up are rate-limited instead)
+  // No session, nothing to forge. Sign-in and sign-up still pass the Origin check above and take
+  // only a JSON object, which a cross-site form cannot send; their limits (sign-in-limiter.ts,
+  // sign-up-limiter.ts) are against guessing and farming, not against forgery.
+  if (!input.sessionToken) return null;
   const given = Buffer.from(input.headerToken ?? "");
   const expected = Buffer.from(input.sessionToken);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "The form expired or came from another page; reload and try again.";

@@ -8,7 +8,9 @@ import { buildDashboard } from "./app.ts";
 import { DIST, ensureWebBuilt } from "./build-web.ts";
 import { DashboardEnv, type DashboardConfig } from "./config.ts";
 import { createSecretBox } from "./secret-box.ts";
+import { limitCountersRepository } from "./limit-counters.ts";
 import { createSignInLimiter } from "./sign-in-limiter.ts";
+import { createSignUpLimiter } from "./sign-up-limiter.ts";
 
 let config: DashboardConfig;
 try {
@@ -36,18 +38,26 @@ const applied = await migrateToLatest(db);
 if (applied.length > 0) logger.info({ applied }, "database migrated");
 const nc = await connectToNats({ url: config.NATS_URL, name: "dashboard" });
 const ledger = createLedgerClient(nc, topology(config.ADRANK_NAMESPACE), { timeoutMs: 5_000 });
+// The limits' counters live in Postgres: every replica counts against the same ones.
+const counters = limitCountersRepository(db);
 
 const app = await buildDashboard({
   db,
   ledger,
+  ledgerStream: topology(config.ADRANK_NAMESPACE).streams.ledger.name,
   logger,
   box: createSecretBox(secret),
-  limiter: createSignInLimiter(),
+  signInLimiter: createSignInLimiter(counters, { maxFailures: config.DASHBOARD_SIGNIN_MAX_FAILURES, windowMs: config.DASHBOARD_SIGNIN_WINDOW_MINUTES * 60_000 }),
+  signUpLimiter: createSignUpLimiter(counters, {
+    perAddress: config.DASHBOARD_SIGNUP_LIMIT_PER_ADDRESS,
+    global: config.DASHBOARD_SIGNUP_LIMIT_GLOBAL,
+    windowMs: config.DASHBOARD_SIGNUP_WINDOW_MINUTES * 60_000,
+  }),
   gatewayUrl: config.GATEWAY_URL,
   signupCredits: config.DASHBOARD_SIGNUP_CREDITS,
   sessionTtlMs: config.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
   secureCookies: config.DASHBOARD_SECURE_COOKIES,
-  trustProxy: config.DASHBOARD_TRUST_PROXY,
+  trustProxyHops: config.DASHBOARD_TRUST_PROXY,
   webRoot: DIST,
   async isReady() {
     if (nc.isClosed()) return "NATS connection closed";

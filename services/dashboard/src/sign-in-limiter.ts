@@ -1,35 +1,41 @@
+import { addressKey } from "./client-address.ts";
+import type { LimitCountersRepository, TakenSlot } from "./limit-counters.ts";
+
+export interface SignInLimits {
+  /** Failed sign-ins one email may have per window; one address gets four times as many. */
+  maxFailures: number;
+  windowMs: number;
+}
+
+export type SignInVerdict = { ok: true; attempt: SignInAttempt } | { ok: false; retryAfter: number };
+
+export interface SignInAttempt {
+  email: string;
+  taken: TakenSlot[];
+}
+
 /**
- * Failed sign-ins per email and per client address in a sliding window: after `maxFailures`
- * the next attempt is refused until the oldest failure ages out. A success clears the email's
- * count. Kept in memory: with several console replicas each counts its own share, so the
- * effective limit is at most replicas x maxFailures (stated in the README).
+ * Failed sign-ins per email and per client address in fixed windows, counted in Postgres so
+ * the limit holds across console replicas: after `maxFailures` for an email (four times that
+ * for an address, which several people may share) the next attempt is refused until the
+ * window ends. Each attempt is counted as a failure before its password is checked, so
+ * concurrent guesses cannot slip past the limit; a success clears the email's count and gives
+ * the address its attempt back.
  */
-export function createSignInLimiter({ maxFailures = 5, windowMs = 15 * 60_000, now = Date.now } = {}) {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string) => {
-    const kept = (failures.get(key) ?? []).filter((t) => t > now() - windowMs);
-    if (kept.length > 0) failures.set(key, kept);
-    else failures.delete(key);
-    return kept;
-  };
-  const keys = (email: string, ip: string) => [`email:${email.toLowerCase()}`, `ip:${ip}`];
+export function createSignInLimiter(counters: Pick<LimitCountersRepository, "take" | "giveBack" | "clear">, limits: SignInLimits) {
   return {
-    /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
-    retryAfter(email: string, ip: string): number {
-      let wait = 0;
-      for (const key of keys(email, ip)) {
-        const times = recent(key);
-        // An address gets more room than one email: several people may share it.
-        const limit = key.startsWith("ip:") ? maxFailures * 4 : maxFailures;
-        if (times.length >= limit) wait = Math.max(wait, Math.ceil((times[times.length - limit]! + windowMs - now()) / 1000));
-      }
-      return wait;
+    async begin(email: string, ip: string): Promise<SignInVerdict> {
+      const subject = email.toLowerCase();
+      const taken = await counters.take([
+        { scope: "signin:email", subject, limit: limits.maxFailures, windowMs: limits.windowMs },
+        { scope: "signin:address", subject: addressKey(ip), limit: limits.maxFailures * 4, windowMs: limits.windowMs },
+      ]);
+      return taken.ok ? { ok: true, attempt: { email: subject, taken: taken.taken } } : { ok: false, retryAfter: taken.retryAfter };
     },
-    fail(email: string, ip: string): void {
-      for (const key of keys(email, ip)) failures.set(key, [...recent(key), now()]);
-    },
-    succeed(email: string): void {
-      failures.delete(`email:${email.toLowerCase()}`);
+    /** The password was right: the attempt was no failure. */
+    async succeed(attempt: SignInAttempt): Promise<void> {
+      await counters.clear("signin:email", attempt.email);
+      await counters.giveBack(attempt.taken.filter((t) => t.key.startsWith("signin:address:")));
     },
   };
 }

@@ -4,7 +4,9 @@ import { createLogger } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
 import { buildDashboard } from "../src/app.ts";
 import { createSecretBox } from "../src/secret-box.ts";
+import { limitCountersRepository } from "../src/limit-counters.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
+import { createSignUpLimiter, type SignUpLimits } from "../src/sign-up-limiter.ts";
 
 // The console's API on a real Postgres schema, with a ledger that records grants.
 
@@ -12,10 +14,11 @@ let database: TestDatabase;
 let app: FastifyInstance;
 const grants: Array<{ accountId: string; credits: number }> = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase("dash");
-  app = await buildDashboard({
-    db: database.db,
+/** One console process on `db`; several on one database stand for replicas. */
+function buildConsole(db: TestDatabase["db"], opts: { signUp?: Partial<SignUpLimits>; trustProxyHops?: number } = {}) {
+  const counters = limitCountersRepository(db);
+  return buildDashboard({
+    db,
     ledger: {
       grant: async (g: { accountId: string; credits: number }) => {
         grants.push(g);
@@ -23,14 +26,23 @@ beforeAll(async () => {
       },
       balance: async () => ({ ok: true, value: { available: 0 } }) as never,
     },
+    ledgerStream: "LEDGER",
     logger: createLogger("dashboard-test", "silent"),
     box: createSecretBox("x".repeat(40)),
-    limiter: createSignInLimiter({ maxFailures: 3 }),
+    signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
+    // Room for every sign-up of this file from inject's one address; the limit tests set their own.
+    signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000, ...opts.signUp }),
     gatewayUrl: "http://127.0.0.1:9",
     signupCredits: 100,
     sessionTtlMs: 3_600_000,
     secureCookies: false,
+    ...(opts.trustProxyHops === undefined ? {} : { trustProxyHops: opts.trustProxyHops }),
   });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase("dash");
+  app = await buildConsole(database.db);
 });
 afterAll(async () => {
   await app?.close();
@@ -145,5 +157,77 @@ describe("console API", () => {
     expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.json().goals).toContain("purchase-intent");
+  });
+});
+
+describe("sign-up limits, malformed cookies and proxy hops", () => {
+  const signUpAt = (target: FastifyInstance, email: string, forwardedFor: string) =>
+    target.inject({ method: "POST", url: "/console/api/signup", remoteAddress: "10.0.0.2", headers: { "x-forwarded-for": forwardedFor }, payload: { email, password: "a long password" } });
+  const accounts = async () => Number((await database.db.selectFrom("accounts").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+
+  it("holds the per-address sign-up limit across two console instances and refuses with Retry-After, creating and granting nothing", async () => {
+    // Two processes behind one proxy hop: the client address is the rightmost X-Forwarded-For entry.
+    const one = await buildConsole(database.db, { signUp: { perAddress: 2 }, trustProxyHops: 1 });
+    const two = await buildConsole(database.db, { signUp: { perAddress: 2 }, trustProxyHops: 1 });
+    try {
+      expect((await signUpAt(one, "limit1@example.com", "198.51.100.20")).statusCode).toBe(201);
+      expect((await signUpAt(two, "limit2@example.com", "198.51.100.20")).statusCode).toBe(201);
+      const before = { accounts: await accounts(), grants: grants.length };
+      for (const [target, email] of [[one, "limit3@example.com"], [two, "limit4@example.com"]] as const) {
+        const refused = await signUpAt(target, email, "198.51.100.20");
+        expect(refused.statusCode).toBe(429);
+        const wait = Number(refused.headers["retry-after"]);
+        expect(wait).toBeGreaterThan(0);
+        expect(wait).toBeLessThanOrEqual(3_600);
+        expect(refused.json()).toEqual({ error: expect.stringMatching(/^Too many sign-ups from your network\. Try again in \d+ (second|minute)s?\.$/), retryAfter: wait });
+        expect(refused.headers["set-cookie"]).toBeUndefined();
+        expect(await database.db.selectFrom("dashboard_users").select("id").where("email", "=", email).executeTakeFirst()).toBeUndefined();
+      }
+      expect({ accounts: await accounts(), grants: grants.length }).toEqual(before);
+      // A forged entry to the left changes nothing; only the proxy's own entry counts.
+      expect((await signUpAt(one, "limit5@example.com", "192.0.2.200, 198.51.100.20")).statusCode).toBe(429);
+      expect((await signUpAt(two, "limit6@example.com", "198.51.100.20, 198.51.100.21")).statusCode).toBe(201);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it("refuses every address once the global sign-up limit is reached, saying sign-up is paused", async () => {
+    const own = await createTestDatabase("dashglobal");
+    const busy = await buildConsole(own.db, { signUp: { perAddress: 10, global: 2 }, trustProxyHops: 1 });
+    try {
+      expect((await signUpAt(busy, "g1@example.com", "203.0.113.1")).statusCode).toBe(201);
+      expect((await signUpAt(busy, "g2@example.com", "203.0.113.2")).statusCode).toBe(201);
+      const refused = await signUpAt(busy, "g3@example.com", "203.0.113.3");
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toMatch(/^Sign-up is paused for a while: too many new accounts were made recently\. Try again in/);
+      expect(await own.db.selectFrom("dashboard_users").select("email").orderBy("email").execute()).toEqual([{ email: "g1@example.com" }, { email: "g2@example.com" }]);
+    } finally {
+      await busy.close();
+      await own.destroy();
+    }
+  });
+
+  it("does not count a sign-up the form refuses (422) against the address", async () => {
+    const strict = await buildConsole(database.db, { signUp: { perAddress: 1 }, trustProxyHops: 1 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const weak = await strict.inject({ method: "POST", url: "/console/api/signup", remoteAddress: "10.0.0.2", headers: { "x-forwarded-for": "198.51.100.30" }, payload: { email: "weak2@example.com", password: "short" } });
+        expect(weak.statusCode).toBe(422);
+      }
+      expect((await signUpAt(strict, "strong@example.com", "198.51.100.30")).statusCode).toBe(201);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("answers a malformed session cookie with 400 and clears it, instead of failing with 500", async () => {
+    for (const [method, url] of [["GET", "/console/api/me"], ["POST", "/console/api/signout"], ["GET", "/console/api/keys"]] as const) {
+      const res = await app.inject({ method, url, headers: { cookie: "adrank_session=%E0%A4%A" } });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error).toMatch(/session cookie could not be read/);
+      expect(String(res.headers["set-cookie"])).toMatch(/^adrank_session=; .*Max-Age=0/);
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ErrorResponse, RateLimitedResponse } from "@adrank/contracts";
 import {
   AudienceNotFoundError,
   BodyValidationError,
@@ -7,6 +9,7 @@ import {
   MeteringUnavailableError,
   RateLimitedError,
   UnauthenticatedError,
+  VotersUnavailableError,
 } from "../src/errors/api-errors.ts";
 import { toHttpFailure } from "../src/errors/to-http.ts";
 
@@ -57,5 +60,20 @@ describe("toHttpFailure", () => {
       expect(JSON.stringify(failure.body)).not.toMatch(/ECONN|5432|terminated|read timeout/);
     }
     expect(map(Object.assign(new Error("duplicate key"), { code: "23505" })).body.error).toBe("internal error");
+  });
+  it("answers only bodies the published ErrorResponse documents field by field, 5xx included", () => {
+    // Strict: a field the contract does not name (as request_id once was) fails here.
+    const documented = (status: number) => z.strictObject((status === 429 ? RateLimitedResponse : ErrorResponse).shape);
+    const failures = [
+      new UnauthenticatedError(), new MalformedBodyError("x"), new BodyValidationError("goal: bad", "goal"), new AudienceNotFoundError("aud_1"),
+      new InsufficientCreditsError(1, 4), new RateLimitedError(17, 1_900_000_000, 0), new VotersUnavailableError(), new MeteringUnavailableError(),
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), new Error("boom"),
+      Object.assign(new Error("x"), { code: "FST_ERR_CTP_BODY_TOO_LARGE", statusCode: 413 }),
+    ].map(map);
+    expect(failures.filter((f) => f.status >= 500).length).toBeGreaterThanOrEqual(4);
+    for (const f of failures) {
+      const parsed = documented(f.status).safeParse(f.body);
+      expect(parsed.success, `${f.status} ${JSON.stringify(f.body)}: ${parsed.error?.message}`).toBe(true);
+    }
   });
 });

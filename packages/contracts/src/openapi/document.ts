@@ -14,7 +14,7 @@ const commonErrors = {
   "401": error("Missing or invalid API key."),
   "413": error("The body is larger than 25 MiB."),
   "422": error("Validation error: the body breaks the schema. `field` names the first offending value."),
-  "500": error("Unexpected internal failure. The body never carries internal details."),
+  "500": error("Unexpected internal failure. The body never carries internal details; it carries request_id to quote when reporting it."),
 };
 const rateLimited = {
   description: "Rate limited. Honour Retry-After rather than retrying on a fixed interval.",

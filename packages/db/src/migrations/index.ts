@@ -3,6 +3,7 @@ import * as accounts from "./2026_11_22_10_accounts.ts";
 import * as ledgerProjection from "./2026_11_23_01_ledger_projection.ts";
 import * as dashboardUsers from "./2026_11_23_20_dashboard_users.ts";
 import * as ledgerMirrorIdentity from "./2026_11_24_10_ledger_mirror_identity.ts";
+import * as consoleLimits from "./2026_11_24_20_console_limits.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_23_01_ledger_projection": ledgerProjection,
   "2026_11_23_20_dashboard_users": dashboardUsers,
   "2026_11_24_10_ledger_mirror_identity": ledgerMirrorIdentity,
+  "2026_11_24_20_console_limits": consoleLimits,
 };

@@ -28,10 +28,24 @@ export interface DashboardPlaygroundKeysTable {
   encrypted_key: string;
 }
 
+/**
+ * One fixed window of one sign-up or sign-in limit, shared by every console replica. `key`
+ * names the limit and hashes its subject (`signup:address:<sha256>`): no email or client
+ * address is stored in clear.
+ */
+export interface DashboardLimitCountersTable {
+  key: string;
+  window_start: Date;
+  /** When the window ends: the Retry-After of a refusal, and when the row may be pruned. */
+  window_end: Date;
+  count: number;
+}
+
 export interface DashboardTables {
   dashboard_users: DashboardUsersTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_playground_keys: DashboardPlaygroundKeysTable;
+  dashboard_limit_counters: DashboardLimitCountersTable;
 }
 
 export type DashboardUser = Selectable<DashboardUsersTable>;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { newId } from "@adrank/db/repositories";
 import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.ts";
+import { tryAgainIn } from "../fixed-window.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "../password.ts";
 
 const Credentials = z.object({ email: z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), password: z.string() });
@@ -24,6 +25,13 @@ export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: 
     const { email, password } = parsed.data;
     const weak = passwordProblem(password);
     if (weak) return reply.code(422).send({ error: weak, field: "password" });
+    // Counted before anything is looked up, hashed or created: the limit also caps scrypt's cost.
+    const allowed = await deps.signUpLimiter.take(request.ip);
+    if (!allowed.ok) {
+      request.log.warn({ limit: allowed.reason, retryAfter: allowed.retryAfter }, "console sign-up refused by its limit");
+      const error = allowed.reason === "global" ? `Sign-up is paused for a while: too many new accounts were made recently. ${tryAgainIn(allowed.retryAfter)}` : `Too many sign-ups from your network. ${tryAgainIn(allowed.retryAfter)}`;
+      return reply.code(429).header("retry-after", String(allowed.retryAfter)).send({ error, retryAfter: allowed.retryAfter });
+    }
     const existing = await deps.db.selectFrom("dashboard_users").select("id").where("email", "=", email).executeTakeFirst();
     if (existing) return reply.code(409).send({ error: "An account with this email exists; sign in instead.", field: "email" });
     const account = await repos.accounts.create(email);
@@ -42,15 +50,13 @@ export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: 
     const parsed = Credentials.safeParse(request.body);
     if (!parsed.success) return reply.code(422).send({ error: "Enter your email address and password." });
     const { email, password } = parsed.data;
-    const wait = deps.limiter.retryAfter(email, request.ip);
-    if (wait > 0) return reply.code(429).header("retry-after", String(wait)).send({ error: `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`, retryAfter: wait });
+    // Counted as a failure before the password is checked, so parallel guesses cannot outrun the limit.
+    const allowed = await deps.signInLimiter.begin(email, request.ip);
+    if (!allowed.ok) return reply.code(429).header("retry-after", String(allowed.retryAfter)).send({ error: `Too many failed sign-ins. ${tryAgainIn(allowed.retryAfter)}`, retryAfter: allowed.retryAfter });
     const user = await deps.db.selectFrom("dashboard_users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
     const ok = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
-    if (!user || !ok) {
-      deps.limiter.fail(email, request.ip);
-      return reply.code(401).send({ error: "That email and password do not match." });
-    }
-    deps.limiter.succeed(email);
+    if (!user || !ok) return reply.code(401).send({ error: "That email and password do not match." });
+    await deps.signInLimiter.succeed(allowed.attempt);
     await startSession(reply, user.id);
     return { email };
   });

@@ -2,14 +2,15 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { requireUser, type DashboardDeps } from "../app.ts";
 
-/** Credits and usage per day, from the ledger's Postgres projection (the last 30 days). */
+/** Credits and usage per day, from the ledger's Postgres mirror of this namespace's stream (the last 30 days). */
 export async function usageRoutes(app: FastifyInstance, { deps }: { deps: DashboardDeps }) {
   app.get("/usage", { preHandler: requireUser }, async (request) => {
     const accountId = request.user!.accountId;
-    const balance = await deps.db.selectFrom("account_balances").select(["granted", "used", "reserved", "available"]).where("account_id", "=", accountId).executeTakeFirst();
+    const balance = await deps.db.selectFrom("account_balances").select(["granted", "used", "reserved", "available"]).where("stream", "=", deps.ledgerStream).where("account_id", "=", accountId).executeTakeFirst();
     const days = await deps.db
       .selectFrom("usage_per_day")
       .select(["day", "kind", "units_used"])
+      .where("stream", "=", deps.ledgerStream)
       .where("account_id", "=", accountId)
       .where("day", ">=", sql<Date>`(now() at time zone 'UTC')::date - 29`)
       .orderBy("day")
