@@ -14,7 +14,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { createTestDatabase } from "@adrank/db/testing";
 import { createLedgerClient, isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology, type NatsConnection } from "@adrank/messaging";
-import { silentLogger, startLedger, type Ledger } from "@adrank/ledger-service";
+import { PROJECTION_CONSUMER, silentLogger, startLedger, type Ledger } from "@adrank/ledger-service";
 import { summarize } from "../support/stats.ts";
 
 const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, concurrency: { type: "string" }, "in-process": { type: "boolean" } } });
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     const jsm = await jetstreamManager(client);
     let projectionCatchUpMs: number | null = null;
     for (;;) {
-      const info = await jsm.consumers.info(topo.streams.ledger.name, topo.consumer("ledger-projection")).catch(() => null);
+      const info = await jsm.consumers.info(topo.streams.ledger.name, topo.consumer(PROJECTION_CONSUMER)).catch(() => null);
       if (!info) break; // LEDGER_PROJECTION=false: no projection to wait for
       if (info.num_pending + info.num_ack_pending === 0) {
         projectionCatchUpMs = performance.now() - lagStarted;
