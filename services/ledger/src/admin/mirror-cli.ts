@@ -5,10 +5,8 @@
 // Reads NATS_URL, DATABASE_URL, ADRANK_NAMESPACE and LEDGER_JETSTREAM_REPLICAS like the ledger.
 // Exit code 0: done (status: stream and mirror agree); 1: refused, or status found a problem; 2: usage or connection error.
 import { parseArgs } from "node:util";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { createDb } from "@adrank/db";
-import { connectToNats, topology } from "@adrank/messaging";
 import { MirrorCommandRefused, mirrorStatus, rebuildMirror, reseedStream, type MirrorDeps } from "../mirror/operations.ts";
+import { openAdminConnections } from "./connections.ts";
 
 const USAGE = "usage: mirror-cli status | rebuild [--force] | reseed [--discard-stream-events]";
 
@@ -45,18 +43,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const replicas = Number(process.env.LEDGER_JETSTREAM_REPLICAS ?? "1");
-  const url = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-  const db = createDb({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", max: 2, applicationName: "adrank-ledger-mirror", queryTimeoutMs: 0 });
-  let nc;
-  try {
-    nc = await connectToNats({ url, name: "ledger-mirror-cli" });
-  } catch (err) {
-    console.error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`);
-    await db.destroy();
+  if (!Number.isSafeInteger(replicas) || replicas < 1 || replicas > 5) {
+    console.error("LEDGER_JETSTREAM_REPLICAS must be a whole number from 1 to 5");
     return 2;
   }
+  const opened = await openAdminConnections("adrank-ledger-mirror");
+  if ("error" in opened) {
+    console.error(opened.error);
+    return 2;
+  }
+  const { deps } = opened;
   try {
-    const deps: MirrorDeps = { db, js: jetstream(nc), jsm: await jetstreamManager(nc), topo: topology(process.env.ADRANK_NAMESPACE ?? "") };
     if (command === "status") return await status(deps);
     if (command === "rebuild") {
       const r = await rebuildMirror(deps, { force: parsed.values.force === true });
@@ -74,8 +71,7 @@ async function main(): Promise<number> {
     console.error(`ledger-mirror ${command} failed: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
   } finally {
-    await nc.close();
-    await db.destroy();
+    await opened.close();
   }
 }
 

@@ -4,10 +4,8 @@
 // (default 30 s); 1: a different history, a difference, or a lag past the grace period;
 // 2: usage or connection error.
 import { parseArgs } from "node:util";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { createDb } from "@adrank/db";
-import { connectToNats, topology } from "@adrank/messaging";
 import { DEFAULT_BEHIND_GRACE_MS, reconcile, reconcileFailed, type ReconcileReport } from "../reconcile.ts";
+import { openAdminConnections } from "./connections.ts";
 
 const USAGE = "usage: reconcile-cli [--account <id>] [--grace-seconds <n>] [--json]";
 
@@ -38,18 +36,13 @@ async function main(): Promise<number> {
     console.error(`--grace-seconds must be a number of seconds >= 0\n${USAGE}`);
     return 2;
   }
-  const url = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-  const db = createDb({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", max: 2, applicationName: "adrank-reconcile" });
-  let nc;
-  try {
-    nc = await connectToNats({ url, name: "ledger-reconcile" });
-  } catch (err) {
-    console.error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`);
-    await db.destroy();
+  const opened = await openAdminConnections("adrank-reconcile");
+  if ("error" in opened) {
+    console.error(opened.error);
     return 2;
   }
   try {
-    const report = await reconcile({ js: jetstream(nc), jsm: await jetstreamManager(nc), db, topo: topology(process.env.ADRANK_NAMESPACE ?? ""), graceMs: grace * 1000, ...(values.account ? { accountId: values.account } : {}) });
+    const report = await reconcile({ ...opened.deps, graceMs: grace * 1000, ...(values.account ? { accountId: values.account } : {}) });
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else print(report);
     return reconcileFailed(report) ? 1 : 0;
@@ -57,8 +50,7 @@ async function main(): Promise<number> {
     console.error(`reconcile failed: ${err instanceof Error ? err.message : String(err)}`);
     return 2;
   } finally {
-    await nc.close();
-    await db.destroy();
+    await opened.close();
   }
 }
 
