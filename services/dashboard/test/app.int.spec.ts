@@ -76,6 +76,15 @@ describe("console API", () => {
     expect(weak.json()).toMatchObject({ field: "password" });
   });
 
+  it("answers two sign-ups racing with one email with one account and a 409, never a 500 or an orphan account", async () => {
+    const email = "twice@example.com";
+    const both = await Promise.all([1, 2].map(() => app.inject({ method: "POST", url: "/console/api/signup", payload: { email, password: "a long password" } })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const accounts = await database.db.selectFrom("accounts").select("id").where("name", "=", email).execute();
+    expect(accounts).toHaveLength(1);
+    expect(grants.filter((g) => g.accountId === accounts[0]!.id)).toHaveLength(1);
+  });
+
   it("signs in and out; a wrong password is 401 and repeated failures are 429 with Retry-After", async () => {
     await signUp("grace@example.com", "the right password");
     const ok = await app.inject({ method: "POST", url: "/console/api/signin", payload: { email: "grace@example.com", password: "the right password" } });

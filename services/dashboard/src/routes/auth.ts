@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { newId } from "@adrank/db/repositories";
+import { accountsRepository, newId } from "@adrank/db/repositories";
 import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.ts";
 import { tryAgainIn } from "../fixed-window.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "../password.ts";
+
+const UNIQUE_VIOLATION = "23505";
 
 const Credentials = z.object({ email: z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), password: z.string() });
 
@@ -32,11 +34,23 @@ export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: 
       const error = allowed.reason === "global" ? `Sign-up is paused for a while: too many new accounts were made recently. ${tryAgainIn(allowed.retryAfter)}` : `Too many sign-ups from your network. ${tryAgainIn(allowed.retryAfter)}`;
       return reply.code(429).header("retry-after", String(allowed.retryAfter)).send({ error, retryAfter: allowed.retryAfter });
     }
+    const taken = () => reply.code(409).send({ error: "An account with this email exists; sign in instead.", field: "email" });
     const existing = await deps.db.selectFrom("dashboard_users").select("id").where("email", "=", email).executeTakeFirst();
-    if (existing) return reply.code(409).send({ error: "An account with this email exists; sign in instead.", field: "email" });
-    const account = await repos.accounts.create(email);
+    if (existing) return taken();
     const userId = newId("usr");
-    await deps.db.insertInto("dashboard_users").values({ id: userId, email, password_hash: await hashPassword(password), account_id: account.id }).execute();
+    const passwordHash = await hashPassword(password);
+    let account: { id: string };
+    try {
+      // One transaction: two sign-ups racing with one email leave one account, not an orphan and a 500.
+      account = await deps.db.transaction().execute(async (trx) => {
+        const created = await accountsRepository(trx).create(email);
+        await trx.insertInto("dashboard_users").values({ id: userId, email, password_hash: passwordHash, account_id: created.id }).execute();
+        return created;
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return taken();
+      throw err;
+    }
     if (deps.signupCredits > 0) {
       const granted = await deps.ledger.grant({ accountId: account.id, grantId: `signup-${account.id}`, credits: deps.signupCredits, reason: "sign-up credits" });
       if (!granted.ok) request.log.warn({ accountId: account.id, rejection: granted.rejection.type }, "sign-up credits were not granted");
