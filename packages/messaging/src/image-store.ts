@@ -1,5 +1,6 @@
 import { Objm, type ObjectStore } from "@nats-io/obj";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { retryWhileElecting } from "./ensure-stream.ts";
 import type { Topology } from "./topology.ts";
 
 /** Long enough for any request (120 s) and its redeliveries; short enough to hold no customer data for long. */
@@ -15,9 +16,10 @@ export interface ImageStore {
   get(ref: string): Promise<Uint8Array | null>;
 }
 
-export async function openImageStore(nc: NatsConnection, topo: Topology): Promise<ImageStore> {
+export async function openImageStore(nc: NatsConnection, topo: Topology, { replicas = 1 }: { replicas?: number } = {}): Promise<ImageStore> {
   const objm = new Objm(nc);
-  const store: ObjectStore = await objm.create(topo.imageBucket, { ttl: IMAGE_TTL_NANOS });
+  // `replicas` applies when this call creates the bucket (JOBS_JETSTREAM_REPLICAS); an existing one is left as it is.
+  const store: ObjectStore = await retryWhileElecting(() => objm.create(topo.imageBucket, { ttl: IMAGE_TTL_NANOS, replicas }));
   return {
     async put(ref, bytes) {
       const existing = await store.info(ref).catch(() => null);

@@ -1,6 +1,6 @@
 export { connectToNats, type NatsConnection, type NatsOptions } from "./connect.ts";
 export { topology, assertSubjectToken, type Topology, type StreamSpec } from "./topology.ts";
-export { ensureStream } from "./ensure-stream.ts";
+export { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 export { HEADERS } from "./headers.ts";
 export { ImageRef, PersonaInput, ScoreLayer, ScoreJob, Evaluation, ScoreResult } from "./score-job.ts";
 export { RpcError, rpcReply, type RpcReply, encodeJson, decodeJson } from "./rpc-envelope.ts";

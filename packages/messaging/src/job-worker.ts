@@ -3,7 +3,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } fro
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { z } from "zod";
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
-import { ensureStream } from "./ensure-stream.ts";
+import { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 import { encodeJson } from "./rpc-envelope.ts";
 import type { JobKind } from "./job-kind.ts";
 import type { Topology } from "./topology.ts";
@@ -40,6 +40,8 @@ export interface JobWorkerOptions<J> {
   concurrency: number;
   ackWaitMs: number;
   maxDeliver: number;
+  /** Replicas of the JOBS stream when this worker creates it (JOBS_JETSTREAM_REPLICAS). Default 1. */
+  streamReplicas?: number;
   logger: WorkerLogger;
   deadlineOf(job: J): number;
   /** Does the work; returns the reply to publish. The message is acked after the reply is flushed. */
@@ -66,7 +68,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
   const { nc, topo, kind, logger } = opts;
   const now = opts.now ?? Date.now;
   const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm, topo.streams.jobs);
+  await ensureStream(jsm, topo.streams.jobs, opts.streamReplicas ?? 1);
   const durable = topo.consumer(opts.service);
   const config = {
     durable_name: durable,
@@ -77,14 +79,16 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
     max_deliver: opts.maxDeliver,
     max_ack_pending: 10_000,
   };
-  try {
-    await jsm.consumers.add(topo.streams.jobs.name, config);
-  } catch (err) {
-    // Another replica created it first, possibly with older settings: bring it up to date.
-    if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
-    const { durable_name: _d, filter_subject: _f, deliver_policy: _p, ack_policy: _a, ...updatable } = config;
-    await jsm.consumers.update(topo.streams.jobs.name, durable, updatable);
-  }
+  await retryWhileElecting(async () => {
+    try {
+      await jsm.consumers.add(topo.streams.jobs.name, config);
+    } catch (err) {
+      // Another replica created it first, possibly with older settings: bring it up to date.
+      if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
+      const { durable_name: _d, filter_subject: _f, deliver_policy: _p, ack_policy: _a, ...updatable } = config;
+      await jsm.consumers.update(topo.streams.jobs.name, durable, updatable);
+    }
+  });
   const consumer = await jetstream(nc).consumers.get(topo.streams.jobs.name, durable);
 
   let stopping = false;

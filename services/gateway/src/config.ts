@@ -28,5 +28,7 @@ export const GatewayEnv = BaseEnv.extend({
   IMAGE_CA_FILE: z.string().optional(),
   /** Time-out of one ledger round trip; an unanswered reservation refuses the request with 500. */
   LEDGER_TIMEOUT_MS: envInt(3_000, 100, 30_000),
+  /** Replicas (1–5) of the JOBS stream and the image bucket when this service creates them (3 in production). */
+  JOBS_JETSTREAM_REPLICAS: envInt(1, 1, 5),
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;

@@ -29,8 +29,8 @@ const applied = await migrateToLatest(db);
 if (applied.length > 0) logger.info({ applied }, "database migrated");
 
 const nc = await connectToNats({ url: config.NATS_URL, name: "gateway" });
-await ensureStream(await jetstreamManager(nc), topo.streams.jobs);
-const images = await openImageStore(nc, topo);
+await ensureStream(await jetstreamManager(nc), topo.streams.jobs, config.JOBS_JETSTREAM_REPLICAS);
+const images = await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS });
 
 const metrics = createGatewayMetrics();
 const app = await buildApp({

@@ -10,5 +10,7 @@ export const VoterEnv = WorkerEnv.extend({
   VOTER_MAX_DELIVER: envInt(2, 1, 20),
   /** Bytes of normalized images kept in memory, in front of the shared image store. */
   VOTER_IMAGE_CACHE_BYTES: envInt(64 * 1024 * 1024, 0),
+  /** Replicas (1–5) of the JOBS stream and the image bucket when this service creates them (3 in production). */
+  JOBS_JETSTREAM_REPLICAS: envInt(1, 1, 5),
 });
 export type VoterConfig = z.infer<typeof VoterEnv>;

@@ -17,7 +17,7 @@ logger.info({ voter: model }, "voter model configured");
 
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter" });
-const images = createImageCache(await openImageStore(nc, topo), config.VOTER_IMAGE_CACHE_BYTES);
+const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.VOTER_IMAGE_CACHE_BYTES);
 const handle = createVoteHandler(topo, { voter, loadImage: images.get });
 
 const worker = await startJobWorker({
@@ -29,6 +29,7 @@ const worker = await startJobWorker({
   concurrency: config.VOTER_CONCURRENCY,
   ackWaitMs: config.VOTER_ACK_WAIT_MS,
   maxDeliver: config.VOTER_MAX_DELIVER,
+  streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
   deadlineOf: (job) => job.deadline,
   handle: async (job, { signal }) => {

@@ -22,6 +22,7 @@ const worker = await startJobWorker({
   concurrency: config.REFINEMENT_CONCURRENCY,
   ackWaitMs: config.REFINEMENT_ACK_WAIT_MS,
   maxDeliver: config.REFINEMENT_MAX_DELIVER,
+  streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
   deadlineOf: (job) => job.deadline,
   handle: async (job, { signal, headers }) => {

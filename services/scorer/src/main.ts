@@ -24,7 +24,7 @@ const embedder = instrumentEmbedder(models.embedder, modelCalls);
 
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "scorer" });
-const images = createImageCache(await openImageStore(nc, topo), config.SCORER_IMAGE_CACHE_BYTES);
+const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
 const handle = createScoreHandler(topo, {
   generators,
   embedder,
@@ -41,6 +41,7 @@ const worker = await startJobWorker({
   concurrency: config.SCORER_CONCURRENCY,
   ackWaitMs: config.SCORER_ACK_WAIT_MS,
   maxDeliver: config.SCORER_MAX_DELIVER,
+  streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
   deadlineOf: (job) => job.deadline,
   handle: async (job, { signal }) => {
