@@ -227,10 +227,26 @@ describe("prod against dev", () => {
     for (const name of ["gateway", ...lagScaledServices]) expect(max(rendered.prod, name)!, name).toBeGreaterThan(max(rendered.dev, name)!);
   });
 
-  test("prod creates the LEDGER stream with 3 replicas", () => {
-    const ledgerReplicas = (overlay: Overlay) => byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"))?.data?.LEDGER_JETSTREAM_REPLICAS;
-    expect(ledgerReplicas("prod")).toBe("3");
-    expect(ledgerReplicas("dev")).toBe("1");
+  test("prod creates the LEDGER stream, the JOBS stream and the image bucket with 3 replicas", () => {
+    const setting = (overlay: Overlay, name: string) => byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"))?.data?.[name];
+    expect(setting("prod", "LEDGER_JETSTREAM_REPLICAS")).toBe("3");
+    expect(setting("dev", "LEDGER_JETSTREAM_REPLICAS")).toBe("1");
+    expect(setting("prod", "JOBS_JETSTREAM_REPLICAS")).toBe("3");
+    // Dev leaves it unset: the services' default of 1.
+    expect(setting("dev", "JOBS_JETSTREAM_REPLICAS") ?? "1").toBe("1");
+  });
+});
+
+describe("account console settings", () => {
+  const consoleEnv = (overlay: Overlay) => Object.fromEntries((named<IDeployment>(rendered[overlay], "Deployment", "dashboard").spec!.template.spec!.containers[0]!.env ?? []).map((e) => [e.name, e.value]));
+
+  test("prod grants no credits on sign-up; dev keeps the service's default", () => {
+    expect(consoleEnv("prod").DASHBOARD_SIGNUP_CREDITS).toBe("0");
+    expect(consoleEnv("dev").DASHBOARD_SIGNUP_CREDITS).toBeUndefined();
+  });
+
+  test.each(overlays)("%s: the console trusts one proxy hop (the ingress), as a count, not `true`", (overlay) => {
+    expect(consoleEnv(overlay).DASHBOARD_TRUST_PROXY).toBe("1");
   });
 });
 
