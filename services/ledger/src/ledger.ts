@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
-import { ensureStream, type Topology } from "@adrank/messaging";
+import { ensureStream, retryWhileElecting, type Topology } from "@adrank/messaging";
 import { createAccountStore, type AccountStore } from "./account-store.ts";
 import { createEventLog } from "./event-log.ts";
 import { startRpcHandlers } from "./handlers.ts";
@@ -62,7 +62,8 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
   const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now });
   // Before any command: a stream that is not the mirrored one must not take a single event.
   const guard = startStreamGuard({ db, jsm, stream: topo.streams.ledger.name, logger, ...(deps.guardIntervalMs ? { intervalMs: deps.guardIntervalMs } : {}) });
-  await guard.check();
+  // In a cluster the stream answers nothing while it elects a leader: wait for it, as for the stream itself.
+  await retryWhileElecting(() => guard.check());
   // Cached states belong to the stream they were folded from; after a halt the operator may
   // have rebuilt or re-seeded it.
   guard.onChange(() => store.forget());

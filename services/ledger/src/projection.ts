@@ -111,7 +111,9 @@ export async function startProjection({ nc, jsm, db, topo, logger, guard, batchM
       if (!(err instanceof Error && /already (exists|in use)/i.test(err.message))) throw err;
     }
     const consumer = await jetstream(nc).consumers.get(stream, durable);
-    const iter = await consumer.consume({ max_messages: 1_000 });
+    // nats.js re-issues a pull only after it expires (30 s by default) or two heartbeats are
+    // missed; a pull held by a NATS node that died would stall the mirror that long.
+    const iter = await consumer.consume({ max_messages: 1_000, expires: 5_000 });
     messages = iter;
     if (stopping || guard.problem()) await iter.close().catch(() => {});
     const buffer: JsMsg[] = [];

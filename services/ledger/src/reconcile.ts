@@ -1,4 +1,4 @@
-import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
 import { balanceOf, evolve, initialState, type AccountState, type LedgerEvent } from "@adrank/ledger-domain";
@@ -6,6 +6,7 @@ import type { Topology } from "@adrank/messaging";
 import { accountOfSubject, decodeEvent } from "./event-codec.ts";
 import { createEventLog } from "./event-log.ts";
 import { judgeStream } from "./mirror/identity.ts";
+import { readStreamTo } from "./read-stream.ts";
 import { mirrorStore } from "./mirror/store.ts";
 
 /** How long the mirror may lag the stream before reconcile calls it a failure (normal lag is tens of milliseconds). */
@@ -107,19 +108,11 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
     if (f.count > 0) folds.set(accountId, f);
   } else if (info.state.messages > 0) {
     // One ordered pass over the whole stream, grouped by account.
-    const lastSeq = info.state.last_seq;
-    const consumer = await js.consumers.get(stream, { filter_subjects: topo.ledgerAccountWildcard, deliver_policy: DeliverPolicy.All });
-    const messages = await consumer.consume({ max_messages: 1_000 });
-    try {
-      for await (const m of messages) {
-        const id = accountOfSubject(m.subject, prefix);
-        const f = folds.get(id) ?? emptyFold();
-        folds.set(id, f);
-        fold(f, m.seq, decodeEvent(m.data));
-        if (m.seq >= lastSeq || m.info.pending === 0) break;
-      }
-    } finally {
-      await messages.close().catch(() => {});
+    for await (const m of readStreamTo(js, stream, topo.ledgerAccountWildcard, info.state.last_seq)) {
+      const id = accountOfSubject(m.subject, prefix);
+      const f = folds.get(id) ?? emptyFold();
+      folds.set(id, f);
+      fold(f, m.seq, decodeEvent(m.data));
     }
   }
 

@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from "node:util";
-import { DeliverPolicy, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "@adrank/db";
 import { decodeJson, type Topology } from "@adrank/messaging";
 import { accountOfSubject } from "../event-codec.ts";
 import { PROJECTION_CONSUMER } from "../projection.ts";
+import { readStreamTo } from "../read-stream.ts";
 import { judgeStream } from "./identity.ts";
 import { mirrorStore, type MirrorRow } from "./store.ts";
 
@@ -115,18 +116,10 @@ export async function rebuildMirror({ db, jsm, topo }: MirrorDeps, { force = fal
 }
 
 async function readStream(js: JetStreamClient, topo: Topology, lastSeq: number): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  if (lastSeq === 0) return out;
   const prefix = topo.ledgerAccount("x").slice(0, -1);
-  const consumer = await js.consumers.get(topo.streams.ledger.name, { filter_subjects: topo.ledgerAccountWildcard, deliver_policy: DeliverPolicy.All });
-  const messages = await consumer.consume({ max_messages: 1_000 });
-  try {
-    for await (const m of messages) {
-      out.push({ seq: m.seq, accountId: accountOfSubject(m.subject, prefix), payload: decodeJson(m.data) });
-      if (m.seq >= lastSeq || m.info.pending === 0) break;
-    }
-  } finally {
-    await messages.close().catch(() => {});
+  const out: StreamEvent[] = [];
+  for await (const m of readStreamTo(js, topo.streams.ledger.name, topo.ledgerAccountWildcard, lastSeq)) {
+    out.push({ seq: m.seq, accountId: accountOfSubject(m.subject, prefix), payload: decodeJson(m.data) });
   }
   return out;
 }
@@ -169,6 +162,7 @@ export async function reseedStream({ db, js, jsm, topo }: MirrorDeps, { discardS
     payload: e.payload as unknown,
   }));
   let present = await readStream(js, topo, info.state.last_seq);
+  if (present.length !== info.state.messages) throw new Error(`read ${present.length} of the stream's ${info.state.messages} events: nothing was changed; run the command again`);
   const mismatch = present.findIndex((e, i) => i >= mirrored.length || e.accountId !== mirrored[i]!.accountId || !isDeepStrictEqual(e.payload, mirrored[i]!.payload));
   let discarded = 0;
   if (mismatch >= 0) {
