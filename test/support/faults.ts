@@ -47,7 +47,8 @@ export async function startPrivateNats() {
   };
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
+export function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = connect(port, "127.0.0.1");
     s.once("connect", () => {

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstreamManager, StorageType, type JetStreamManager } from "@nats-io/jetstream";
 import { connectToNats, type NatsConnection } from "@adrank/messaging";
+import { canConnect } from "./faults.ts";
 import { freePort } from "./stack.ts";
 
 /** Debian's package: v2.9.10 on this machine (the Helm chart deploys 2.10+ in production). */
@@ -240,16 +240,6 @@ async function distinctFreePorts(n: number): Promise<number[]> {
   return [...ports];
 }
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = tcpConnect(port, "127.0.0.1");
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
-}
 
 function tail(file: string, lines: number): string {
   try {
