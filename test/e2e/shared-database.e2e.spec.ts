@@ -107,11 +107,13 @@ describe("two namespaces on one database", () => {
     const jsm = await jetstreamManager(a.nc);
     await jsm.streams.delete(a.topo.streams.ledger.name);
     await jsm.streams.add({ ...a.topo.streams.ledger, num_replicas: 1 });
+    const recreatedAt = performance.now();
 
     const notReady = await eventually(async () => {
       const res = await fetch(`${ledgerHealthA}/readyz`);
       return res.status === 503 ? await res.text() : undefined;
     }, 10_000, "the ledger's readiness to turn red");
+    const refusedAfterMs = performance.now() - recreatedAt;
     expect(notReady).toMatch(/LEDGER stream ".*_LEDGER" was created at .*the stream was recreated or reset\. Projection and billing are paused/);
 
     // A paying request is refused with a sentence, and charges nothing anywhere.
@@ -133,10 +135,14 @@ describe("two namespaces on one database", () => {
     expect(fine.status).toBe(200);
     expect((await cli(b, "reconcile-cli.ts")).code).toBe(0);
 
+    const reseedStarted = performance.now();
     const reseeded = await cli(a, "mirror-cli.ts", "reseed");
     expect(reseeded.out).toMatch(/stream re-seeded: 0 events kept, 3 appended from the mirror/);
     expect(reseeded.code, reseeded.out).toBe(0);
     await eventually(async () => ((await fetch(`${ledgerHealthA}/readyz`)).status === 200 ? true : undefined), 10_000, "the ledger to be ready again");
+    console.log(
+      `recreated LEDGER stream: readiness 503 naming the cause ${Math.round(refusedAfterMs)} ms after the recreation; rank -> 500, nothing charged; ${before.length} mirror rows unchanged; reconcile exit ${reconciled.code}; other namespace 200 and reconcile exit 0; reseed put ${before.length} events back (exit ${reseeded.code}) and the ledger was ready ${Math.round(performance.now() - reseedStarted)} ms after the command started`,
+    );
     const again = await rank(a.baseUrl, accountA.key, { assets: [{ url: creative(3) }], audience, refine_close_pairs: false });
     expect(again.status, a.output()).toBe(200);
     expect(again.body.summary).toMatchObject({ credits_used: 1, credits_remaining: 38 });
