@@ -16,7 +16,7 @@ export interface ImageStore {
   get(ref: string): Promise<Uint8Array | null>;
 }
 
-export async function openImageStore(nc: NatsConnection, topo: Topology, { replicas = 1 }: { replicas?: number } = {}): Promise<ImageStore> {
+export async function openImageStore(nc: NatsConnection, topo: Topology, { replicas = 1, readTimeoutMs = 10_000 }: { replicas?: number; readTimeoutMs?: number } = {}): Promise<ImageStore> {
   const objm = new Objm(nc);
   // `replicas` applies when this call creates the bucket (JOBS_JETSTREAM_REPLICAS); an existing one is left as it is.
   const store: ObjectStore = await retryWhileElecting(() => objm.create(topo.imageBucket, { ttl: IMAGE_TTL_NANOS, replicas }));
@@ -27,7 +27,19 @@ export async function openImageStore(nc: NatsConnection, topo: Topology, { repli
       await store.putBlob({ name: ref }, bytes);
     },
     async get(ref) {
-      return store.getBlob(ref);
+      // getBlob reads through an ordered push consumer with no time-out of its own; one that
+      // stalls would hang the job. Failing lets the job be retried (or time out honestly).
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`reading image ${ref} from the image store took over ${readTimeoutMs} ms`)), readTimeoutMs);
+      });
+      const read = store.getBlob(ref);
+      read.catch(() => {});
+      try {
+        return await Promise.race([read, timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -29,6 +29,9 @@ export interface JobContext {
   headers: JsMsg["headers"];
 }
 
+/** How long after a job's deadline a handler that has not returned is given up on. */
+export const ABANDON_GRACE_MS = 2_000;
+
 export interface JobWorkerOptions<J> {
   nc: NatsConnection;
   topo: Topology;
@@ -116,10 +119,11 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
     const jobDeadline = startDeadline(remaining);
     const deadlineReached = jobDeadline.signal;
     const signal = AbortSignal.any([deadlineReached, hardStop.signal]);
+    let abandon: NodeJS.Timeout | undefined;
     try {
       let reply: Reply;
       try {
-        reply = await inSpan(
+        const handled = inSpan(
           `${kind} job`,
           {
             kind: SpanKind.CONSUMER,
@@ -128,6 +132,17 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
           },
           () => opts.handle(job, { signal, deliveryCount, headers: msg.headers }),
         );
+        // A handler that ignores its abort signal (a library call with no time-out of its own)
+        // must not hold this loop for ever: past the deadline, nobody waits for its answer.
+        const abandoned = new Promise<"abandoned">((resolve) => (abandon = setTimeout(() => resolve("abandoned"), remaining + ABANDON_GRACE_MS)));
+        const first = await Promise.race([handled, abandoned]);
+        if (first === "abandoned") {
+          handled.catch(() => {});
+          logger.error({ seq: msg.seq, deliveryCount, graceMs: ABANDON_GRACE_MS }, "job handler did not return after its deadline: abandoned, no reply");
+          msg.term("deadline passed");
+          return;
+        }
+        reply = first;
       } catch (err) {
         if (deadlineReached.aborted || now() >= deadline) {
           // Whoever waited has answered "time limit" already; a late failure reply would
@@ -150,6 +165,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
       msg.ack();
     } finally {
       clearInterval(progress);
+      clearTimeout(abandon);
       jobDeadline.clear();
     }
   };

@@ -84,6 +84,41 @@ describe("job worker over real JetStream", () => {
     expect(await results).toEqual([]);
   });
 
+  it("gives up on a handler that ignores its deadline, so the loop takes the next job", async () => {
+    // One loop, a handler that never returns for job "stuck": without the give-up, "next" would never run.
+    const nc = await connectToNats({ url: NATS_URL, name: "stuck-worker" });
+    const lone = topology(`t${randomUUID().slice(0, 8)}`);
+    const seen: string[] = [];
+    const worker = await startJobWorker<Job>({
+      nc, topo: lone, kind: "score", service: "scorer", schema: Job, concurrency: 1, ackWaitMs: 10_000, maxDeliver: 1, logger: silent,
+      deadlineOf: (j) => j.deadline,
+      async handle(job) {
+        seen.push(job.jobId);
+        if (job.jobId === "stuck") await new Promise(() => {});
+        return { subject: lone.result(job.requestId, job.jobId), payload: { jobId: job.jobId } };
+      },
+      onExhausted: (job) => ({ subject: lone.result(job.requestId, job.jobId), payload: { jobId: job.jobId, failed: true } }),
+    });
+    try {
+      const requestId = randomUUID();
+      const sub = client.subscribe(lone.resultsWildcard(requestId), { max: 1 });
+      const js = jetstream(client);
+      const started = Date.now();
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "stuck", deadline: started + 500, n: 1 }));
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "next", deadline: started + 20_000, n: 2 }));
+      let answered: Record<string, unknown> | null = null;
+      for await (const m of sub) answered = decodeJson(m.data) as Record<string, unknown>;
+      expect(answered).toEqual({ jobId: "next" });
+      // The deadline (0.5 s) plus the grace (2 s), not the ack wait or never.
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(seen).toEqual(["stuck", "next"]);
+    } finally {
+      await worker.stop().catch(() => {});
+      await nc.close();
+      await (await jetstreamManager(client)).streams.delete(lone.streams.jobs.name).catch(() => {});
+    }
+  });
+
   it("redelivers the job of a worker that died mid-job to another worker, answered once", async () => {
     for (const w of workers.splice(0)) await w.worker.stop();
     const seenA: string[] = [];
