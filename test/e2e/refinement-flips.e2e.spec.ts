@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { VoteJob } from "@adrank/messaging";
+import type { VoteJob } from "@adrank/bus-contracts";
 import { call, rank, type HttpResult } from "../support/http.ts";
 import { responseValidator } from "../support/openapi-validator.ts";
 import { missingServices } from "../support/paths.ts";

@@ -1,5 +1,6 @@
-import { evaluationFixture as evaluation } from "@adrank/messaging/testing";
-import { encodeJson, HEADERS, ScoreJob, startJobWorker, type JobWorker, type NatsConnection, type ScoreResult, type Topology } from "@adrank/messaging";
+import { evaluationFixture as evaluation } from "@adrank/bus-contracts/testing";
+import { encodeJson, HEADERS, startJobWorker, type JobWorker, type NatsConnection, type Topology } from "@adrank/messaging";
+import { ScoreJob, type ScoreResult } from "@adrank/bus-contracts";
 
 export interface ScriptedJob {
   job: ScoreJob;

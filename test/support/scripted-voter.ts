@@ -1,4 +1,5 @@
-import { startJobWorker, VoteJob, type JobWorker, type NatsConnection, type Topology, type VoteResult } from "@adrank/messaging";
+import { startJobWorker, type JobWorker, type NatsConnection, type Topology } from "@adrank/messaging";
+import { VoteJob, type VoteResult } from "@adrank/bus-contracts";
 
 /** The image a vote picks by position, or null for an invalid vote (an answer that names no image). */
 export type VoteChoice = "first" | "second" | null;

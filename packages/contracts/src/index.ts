@@ -3,7 +3,8 @@ export { CopyContext, normalizeCopy, type NormalizedCopy } from "./common/copy-c
 export { InlineAudience, Demographics } from "./common/inline-audience.ts";
 export { isAcceptedImageUrl } from "./common/image-url.ts";
 export { AssetInput, RankRequest, type RankRequestInput } from "./rank/rank-request.ts";
-export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement } from "./rank/rank-response.ts";
+export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement, ClosePairResult } from "./rank/rank-response.ts";
+export { REPETITIONS_PER_EVALUATION, GENERATORS_PER_REPETITION, GENERATOR_SAMPLES_PER_EVALUATION, PANEL_SIZE, ScoreLayer, UsageKind } from "./method.ts";
 export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwise-request.ts";
 export { PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, PairStatus } from "./pairwise/pairwise-response.ts";
 export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/audiences.ts";

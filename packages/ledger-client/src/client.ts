@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { headers } from "@nats-io/transport-node";
 import { injectTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
-import { decodeJson, encodeJson, rpcReply, type NatsConnection, type RpcError, type Topology } from "@adrank/messaging";
+import { decodeJson, encodeJson, type NatsConnection, type Topology } from "@adrank/messaging";
 import type { Rejection } from "@adrank/ledger-domain";
 import { LedgerUnavailableError, unavailableFromTransport } from "./errors.ts";
-import { BalanceRequest, BalanceView, GrantRequest, ReserveReply, ReserveRequest, rpcErrorToRejection, SettleReply, SettleRequest } from "./wire.ts";
+import { BalanceRequest, BalanceView, GrantRequest, ReserveReply, ReserveRequest, rpcReply, SettleReply, SettleRequest, type RpcError } from "@adrank/bus-contracts";
+import { rpcErrorToRejection } from "./rejection-codes.ts";
 
 /** A command's outcome: the reply, or the typed reason it changed nothing. */
 export type LedgerResult<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };

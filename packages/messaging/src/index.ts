@@ -2,14 +2,10 @@ export { connectToNats, type NatsConnection, type NatsOptions } from "./connect.
 export { topology, assertSubjectToken, type Topology, type StreamSpec } from "./topology.ts";
 export { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 export { HEADERS } from "./headers.ts";
-export { ImageRef, PersonaInput, ScoreLayer, ScoreJob, Evaluation, ScoreResult } from "./score-job.ts";
-export { RpcError, rpcReply, type RpcReply, encodeJson, decodeJson } from "./rpc-envelope.ts";
+export { encodeJson, decodeJson } from "./json.ts";
 export { openImageStore, type ImageStore } from "./image-store.ts";
 export { startJobWorker, type JobWorker, type JobWorkerOptions, type JobContext, type Reply, type WorkerLogger } from "./job-worker.ts";
-export type { JobKind } from "./job-kind.ts";
-export { VoteJob, VoteResult } from "./vote-job.ts";
-export { RefineJob, RefineResult, RefinementReport, RefineAsset } from "./refine-job.ts";
 export { openResultJoin, type ResultJoin, type ResultJoinOptions, type JoinLogger } from "./result-join.ts";
-export { publishJob, type JobEnvelope } from "./publish-job.ts";
-export { Presence, answerPresence, askPresence } from "./presence.ts";
+export { publishJob } from "./publish-job.ts";
+export { answerPresence, askPresence } from "./presence.ts";
 export { createImageCache, type ImageCache } from "./image-cache.ts";

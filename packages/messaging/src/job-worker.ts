@@ -4,8 +4,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { z } from "zod";
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
-import { encodeJson } from "./rpc-envelope.ts";
-import type { JobKind } from "./job-kind.ts";
+import { encodeJson } from "./json.ts";
+import type { JobKind } from "@adrank/bus-contracts";
 import type { Topology } from "./topology.ts";
 
 const NANOS_PER_MS = 1_000_000;

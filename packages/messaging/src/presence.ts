@@ -1,15 +1,6 @@
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
-import { z } from "zod";
-import { decodeJson, encodeJson } from "./rpc-envelope.ts";
-
-/** What a running worker says about itself when asked: who it is and which model it uses. */
-export const Presence = z.object({
-  service: z.string(),
-  worker: z.string(),
-  model: z.string().optional(),
-  simulated: z.boolean().optional(),
-});
-export type Presence = z.infer<typeof Presence>;
+import { Presence } from "@adrank/bus-contracts";
+import { decodeJson, encodeJson } from "./json.ts";
 
 /**
  * Answers presence questions on `subject` in a queue group, so any one replica answers.

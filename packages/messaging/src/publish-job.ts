@@ -1,15 +1,10 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { headers } from "@nats-io/transport-node";
 import { injectTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
+import type { JobEnvelope } from "@adrank/bus-contracts";
 import { HEADERS } from "./headers.ts";
-import { encodeJson } from "./rpc-envelope.ts";
+import { encodeJson } from "./json.ts";
 
-/** What every job carries, whatever its kind. */
-export interface JobEnvelope {
-  requestId: string;
-  jobId: string;
-  deadline: number;
-}
 
 /**
  * Puts one job on the JOBS stream. The job id doubles as `Nats-Msg-Id`, so a retried

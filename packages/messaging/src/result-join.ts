@@ -1,5 +1,5 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import { decodeJson } from "./rpc-envelope.ts";
+import { decodeJson } from "./json.ts";
 import type { Topology } from "./topology.ts";
 
 export interface JoinLogger {

@@ -1,5 +1,6 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { openResultJoin, publishJob, VoteResult, type ImageRef, type JoinLogger, type NatsConnection, type PersonaInput, type Topology, type VoteJob } from "@adrank/messaging";
+import { openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { VoteResult, type ImageRef, type PersonaInput, type VoteJob } from "@adrank/bus-contracts";
 import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
 
 /** One side of a pair as a voter gets it: the prepared image and the copy it runs with. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connectToNats, startJobWorker, VoteJob, type ImageRef, type JobWorker, type NatsConnection, type PersonaInput, type VoteResult } from "@adrank/messaging";
+import { connectToNats, startJobWorker, type JobWorker, type NatsConnection } from "@adrank/messaging";
+import { VoteJob, type ImageRef, type PersonaInput, type VoteResult } from "@adrank/bus-contracts";
 import { topology } from "@adrank/messaging";
 import { openPanelSession, type PanelSide } from "../src/index.ts";
 

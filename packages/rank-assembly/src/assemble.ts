@@ -1,11 +1,7 @@
+import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, type RankedAsset, type RankResponse } from "@adrank/contracts";
 import type { RefinementOutcome } from "./refinement.ts";
 import type { RankPlan } from "./plan.ts";
-import type { RankedAssetBody, RankResponseBody } from "./response.ts";
 import type { AssetError, ScoredAsset } from "./scored-asset.ts";
-
-/** Fixed by the scoring method (spec, Limits). */
-export const REPETITIONS_PER_EVALUATION = 3;
-export const GENERATOR_SAMPLES_PER_EVALUATION = 6;
 
 /** What the ledger confirmed when the request's reservation was settled. */
 export interface Settlement {
@@ -28,7 +24,7 @@ export interface AssembleInput {
  * order the caller can predict), ranks from 1; errors in input order; the summary's
  * billing figures from the settlement, not from our own count.
  */
-export function assembleRankResponse({ requestId, plan, refinement, errors, settlement }: AssembleInput): RankResponseBody {
+export function assembleRankResponse({ requestId, plan, refinement, errors, settlement }: AssembleInput): RankResponse {
   const ordered = [...refinement.assets].sort((a, b) => b.score - a.score || a.index - b.index);
   return {
     request_id: requestId,
@@ -51,7 +47,7 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
   };
 }
 
-function rankedAsset(asset: ScoredAsset, rank: number): RankedAssetBody {
+function rankedAsset(asset: ScoredAsset, rank: number): RankedAsset {
   const e = asset.evaluation;
   return {
     rank,
@@ -86,7 +82,7 @@ function rankedAsset(asset: ScoredAsset, rank: number): RankedAssetBody {
 }
 
 /** `copy_lift` is the final score minus the image-only score, as the spec defines it. */
-function imageOnlyFields(asset: ScoredAsset): Pick<RankedAssetBody, "image_only_score" | "copy_lift"> {
+function imageOnlyFields(asset: ScoredAsset): Pick<RankedAsset, "image_only_score" | "copy_lift"> {
   switch (asset.ablation.kind) {
     case "self":
       return { image_only_score: asset.score, copy_lift: 0 };

@@ -2,9 +2,8 @@ export { planRank, personaOf, layersFor, maxEvaluationsOf, type RankPlan, type A
 export { effectivePlatform } from "./platform.ts";
 export { givenDemographics } from "./demographics.ts";
 export type { AssetOutcome, EvaluationOutcome } from "./outcome.ts";
-export type { ScoredAsset, AssetError, Ablation, PanelOutcome } from "./scored-asset.ts";
+export type { ScoredAsset, AssetError, Ablation } from "./scored-asset.ts";
 export { billedEvaluations, billedEvaluationsOfBatch } from "./billing.ts";
 export { scoreAssets, NOT_EVALUATED, type ScoredBatch } from "./score-assets.ts";
-export { withoutRefinement, refinementWithoutPanels, panelIdOf, refineAssetsOf, applyRefinementReport, type ClosePairRefiner, type ClosePairRefinementReport, type RefinementOutcome, type RefinementRequest } from "./refinement.ts";
-export { assembleRankResponse, REPETITIONS_PER_EVALUATION, GENERATOR_SAMPLES_PER_EVALUATION, type Settlement, type AssembleInput } from "./assemble.ts";
-export type { RankResponseBody, RankedAssetBody, RankAssetErrorBody, RankSummaryBody } from "./response.ts";
+export { withoutRefinement, refinementWithoutPanels, panelIdOf, refineAssetsOf, applyRefinementReport, type ClosePairRefiner, type RefinementOutcome, type RefinementRequest } from "./refinement.ts";
+export { assembleRankResponse, type Settlement, type AssembleInput } from "./assemble.ts";

@@ -1,4 +1,5 @@
-import type { Evaluation, ScoreLayer } from "@adrank/messaging";
+import type { Evaluation } from "@adrank/bus-contracts";
+import type { ScoreLayer } from "@adrank/contracts";
 
 /** What came back for one evaluation: the scorer's result, or a sentence saying why not. */
 export type EvaluationOutcome = { ok: true; evaluation: Evaluation } | { ok: false; error: string };

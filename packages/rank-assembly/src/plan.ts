@@ -1,4 +1,5 @@
-import type { PersonaInput, ScoreLayer } from "@adrank/messaging";
+import type { PersonaInput } from "@adrank/bus-contracts";
+import type { ScoreLayer } from "@adrank/contracts";
 import { givenDemographics } from "./demographics.ts";
 import { effectivePlatform } from "./platform.ts";
 

@@ -1,20 +1,14 @@
-import type { ImageRef, RefineAsset, RefinementReport } from "@adrank/messaging";
+import type { ImageRef, RefineAsset, RefinementReport } from "@adrank/bus-contracts";
+import type { ClosePairRefinement } from "@adrank/contracts";
 import type { RankPlan } from "./plan.ts";
 import type { ScoredAsset } from "./scored-asset.ts";
 
-/** The spec's ClosePairRefinement summary; the fields of a results item are the refiner's. */
-export interface ClosePairRefinementReport {
-  enabled: boolean;
-  pairs_evaluated: number;
-  results: Array<Record<string, unknown>>;
-  /** Refinement was asked for but could not run: the scores are raw. */
-  error?: string;
-}
 
 export interface RefinementOutcome {
   /** The same assets, with `score` and `panelOutcome` adjusted where a panel disagreed. */
   assets: ScoredAsset[];
-  report: ClosePairRefinementReport;
+  /** The summary's `close_pair_refinement`; with `error` when refinement was asked for but could not run. */
+  report: ClosePairRefinement;
 }
 
 export interface RefinementRequest {

@@ -1,14 +1,5 @@
-import type { Evaluation, ScoreLayer } from "@adrank/messaging";
-
-/** The spec's PanelOutcome: set by close-pair refinement on both assets of a refined pair. */
-export interface PanelOutcome {
-  winnerAssetId: string;
-  loserAssetId: string;
-  flipped: boolean;
-  votesFor: number;
-  votesTotal: number;
-  consistency: number;
-}
+import type { Evaluation } from "@adrank/bus-contracts";
+import type { PanelOutcome, ScoreLayer } from "@adrank/contracts";
 
 /**
  * Where an asset's `image_only_score` comes from:
@@ -33,6 +24,7 @@ export interface ScoredAsset {
   scoreBeforeRefine: number;
   ablation: Ablation;
   evaluation: Evaluation;
+  /** The spec's PanelOutcome: set by close-pair refinement on both assets of a refined pair. */
   panelOutcome: PanelOutcome | null;
 }
 

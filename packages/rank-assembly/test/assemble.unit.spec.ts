@@ -10,7 +10,7 @@ import {
   type ScoredAsset,
   type Settlement,
 } from "../src/index.ts";
-import { copyOnly, evaluation, fail, failed, imageOnly, ok, withCopy } from "./fixtures.ts";
+import { closePairResult, copyOnly, evaluation, fail, failed, imageOnly, ok, withCopy } from "./fixtures.ts";
 
 const REQUEST_ID = "7f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b";
 
@@ -177,7 +177,7 @@ describe("assembleRankResponse", () => {
     const response = assembleRankResponse({
       requestId: REQUEST_ID,
       plan: p,
-      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [{ pair: ["a", "b"] }] } },
+      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] } },
       errors: batch.errors,
       settlement: { scoringEvaluations: 2, creditsUsed: 2, creditsRemaining: null },
     });

@@ -1,4 +1,5 @@
-import type { Evaluation } from "@adrank/messaging";
+import type { Evaluation } from "@adrank/bus-contracts";
+import type { ClosePairResult } from "@adrank/contracts";
 import type { AssetOutcome, EvaluationOutcome } from "../src/index.ts";
 
 /** A complete evaluation whose numbers are easy to recognise in assertions. */
@@ -29,3 +30,9 @@ export const imageOnly = (score: number): AssetOutcome => ({ kind: "evaluated", 
 export const withCopy = (score: number, ablation: EvaluationOutcome): AssetOutcome => ({ kind: "evaluated", layer: "full-ad-package", primary: ok(score), ablation });
 export const copyOnly = (score: number): AssetOutcome => ({ kind: "evaluated", layer: "copy-only", primary: ok(score), ablation: null });
 export const failed = (error: string): AssetOutcome => ({ kind: "failed", error });
+
+/** A refined pair whose panel chose b over a, the higher raw score, 4 votes to 1. */
+export function closePairResult(aId: string, bId: string): ClosePairResult {
+  const votes = [0, 1, 2, 3, 4].map((i) => ({ voterId: `voter-${i + 1}`, order: i % 2 === 0 ? ("ab" as const) : ("ba" as const), winnerId: i === 0 ? aId : bId, loserId: i === 0 ? bId : aId, response: "WINNER: 2", valid: true }));
+  return { pairId: "close-pair-1", aId, bId, status: "done", votes, winnerId: bId, votesFor: 4, votesTotal: 5, winRate: 0.8, consistency: 0.8, gap: 0.1, rawScores: { a: 3.2, b: 3.1 }, flipped: true, model: "sim:voter" };
+}

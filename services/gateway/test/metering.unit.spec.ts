@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LedgerUnavailableError, type LedgerResult } from "@adrank/ledger-client";
-import type { SettleReply } from "@adrank/ledger-client";
+import type { SettleReply } from "@adrank/bus-contracts";
 import { reserveUsage, settleUsage, type MeteringLedger } from "../src/metering/usage.ts";
 import { MeteringUnavailableError } from "../src/errors/api-errors.ts";
 

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectToNats, encodeJson, topology, type NatsConnection, type ScoreResult } from "@adrank/messaging";
+import { connectToNats, encodeJson, topology, type NatsConnection } from "@adrank/messaging";
+import type { ScoreResult } from "@adrank/bus-contracts";
 import { openResultJoin } from "../src/rank/result-join.ts";
-import { evaluationFixture } from "@adrank/messaging/testing";
+import { evaluationFixture } from "@adrank/bus-contracts/testing";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const topo = topology(`t${randomBytes(5).toString("hex")}`);

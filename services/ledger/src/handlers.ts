@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { balanceOf, closedGet, windowRemaining, type LedgerCommand, type Rejection } from "@adrank/ledger-domain";
-import { BalanceRequest, GrantRequest, rejectionToRpcError, ReserveRequest, SettleRequest, type BalanceView, type ReserveReply, type SettleReply } from "@adrank/ledger-client";
-import { decodeJson, encodeJson, type RpcError, type RpcReply, type Topology } from "@adrank/messaging";
+import { rejectionToRpcError } from "@adrank/ledger-client";
+import { BalanceRequest, GrantRequest, ReserveRequest, SettleRequest, type BalanceView, type ReserveReply, type SettleReply } from "@adrank/bus-contracts";
+import { decodeJson, encodeJson, type Topology } from "@adrank/messaging";
+import type { RpcError, RpcReply } from "@adrank/bus-contracts";
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { ContentionError, type AccountStore, type Executed } from "./account-store.ts";
 import type { LedgerLogger } from "./logger.ts";

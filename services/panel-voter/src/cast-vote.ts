@@ -1,5 +1,5 @@
 import type { Generator } from "@adrank/models";
-import type { VoteJob, VoteResult } from "@adrank/messaging";
+import type { VoteJob, VoteResult } from "@adrank/bus-contracts";
 import { buildPersona, buildVotePrompt, parseVoteAnswer } from "@adrank/ssr";
 
 export interface CastVoteDeps {

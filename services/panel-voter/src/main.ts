@@ -1,4 +1,5 @@
-import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology, VoteJob, type VoteResult } from "@adrank/messaging";
+import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
+import { VoteJob, type VoteResult } from "@adrank/bus-contracts";
 import { createMetrics, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { modelsFromEnv } from "@adrank/models";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";

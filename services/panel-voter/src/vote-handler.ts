@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { describeModelError, isModelError } from "@adrank/models";
-import type { Reply, Topology, VoteJob, VoteResult } from "@adrank/messaging";
+import type { Reply, Topology } from "@adrank/messaging";
+import type { VoteJob, VoteResult } from "@adrank/bus-contracts";
 import { castVote, VoteError, type CastVoteDeps } from "./cast-vote.ts";
 
 export const WORKER_ID = `${hostname()}:${process.pid}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { createSimGenerator, type GenerateRequest, type Generator } from "@adrank/models";
-import type { VoteJob } from "@adrank/messaging";
+import type { VoteJob } from "@adrank/bus-contracts";
 import { castVote, VoteError } from "../src/index.ts";
 
 async function svgJpeg(svg: string): Promise<Uint8Array> {

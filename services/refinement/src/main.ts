@@ -1,5 +1,6 @@
 import { jetstream } from "@nats-io/jetstream";
-import { answerPresence, connectToNats, HEADERS, RefineJob, startJobWorker, topology, type RefineResult } from "@adrank/messaging";
+import { answerPresence, connectToNats, HEADERS, startJobWorker, topology } from "@adrank/messaging";
+import { RefineJob, type RefineResult } from "@adrank/bus-contracts";
 import { createMetrics } from "@adrank/telemetry";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { RefinementEnv } from "./config.ts";

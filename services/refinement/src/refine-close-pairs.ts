@@ -1,4 +1,4 @@
-import type { PersonaInput, RefineAsset, RefineJob, RefinementReport } from "@adrank/messaging";
+import type { PersonaInput, RefineAsset, RefineJob, RefinementReport } from "@adrank/bus-contracts";
 import { adjustScores, presentPanel, round4, selectClosePairs, tallyPanel, type CastVote, type PairVerdict } from "@adrank/panel-domain";
 
 /** Runs one blinded panel on two assets (a shown as "a", b as "b"); resolves with its five votes. */

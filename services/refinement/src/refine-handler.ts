@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { JetStreamClient } from "@nats-io/jetstream";
-import type { JoinLogger, NatsConnection, RefineJob, RefineResult, Reply, Topology } from "@adrank/messaging";
+import type { JoinLogger, NatsConnection, Reply, Topology } from "@adrank/messaging";
+import type { RefineJob, RefineResult } from "@adrank/bus-contracts";
 import { openPanelSession } from "@adrank/panel-client";
 import { refineClosePairs } from "./refine-close-pairs.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PersonaInput, RefineAsset, RefineJob } from "@adrank/messaging";
+import type { PersonaInput, RefineAsset, RefineJob } from "@adrank/bus-contracts";
 import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
 import { refineClosePairs, type RunPanel } from "../src/index.ts";
 

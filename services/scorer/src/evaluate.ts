@@ -1,5 +1,5 @@
 import type { Embedder, Generator } from "@adrank/models";
-import type { Evaluation, ScoreJob } from "@adrank/messaging";
+import type { Evaluation, ScoreJob } from "@adrank/bus-contracts";
 import { aggregateEvaluation, buildGeneratorPrompt, buildPersona, cosineSimilarity, parseGeneratorAnswer, sampleFromSimilarities } from "@adrank/ssr";
 import type { AnchorEmbeddings } from "./anchor-embeddings.ts";
 

@@ -1,6 +1,7 @@
 import { anchorSets } from "@adrank/ssr";
 import { modelsFromEnv } from "@adrank/models";
-import { connectToNats, createImageCache, openImageStore, ScoreJob, startJobWorker, topology, type ScoreResult } from "@adrank/messaging";
+import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
+import { ScoreJob, type ScoreResult } from "@adrank/bus-contracts";
 import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { ScorerEnv } from "./config.ts";

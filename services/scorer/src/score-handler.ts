@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { describeModelError, isModelError } from "@adrank/models";
-import type { Reply, ScoreJob, ScoreResult, Topology } from "@adrank/messaging";
+import type { Reply, Topology } from "@adrank/messaging";
+import type { ScoreJob, ScoreResult } from "@adrank/bus-contracts";
 import { evaluate, EvaluationError, type EvaluationDeps } from "./evaluate.ts";
 
 export const WORKER_ID = `${hostname()}:${process.pid}`;

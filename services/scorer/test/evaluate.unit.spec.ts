@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { createSimEmbedder, createSimGenerator, withFixedLatency, type Generator } from "@adrank/models";
 import { anchorSets } from "@adrank/ssr";
-import type { ScoreJob } from "@adrank/messaging";
+import type { ScoreJob } from "@adrank/bus-contracts";
 import { createAnchorEmbeddings } from "../src/anchor-embeddings.ts";
 import { evaluate, EvaluationError } from "../src/evaluate.ts";
 import { crispCreative, darkBlurred, flatGrey, softCreative } from "./images.ts";

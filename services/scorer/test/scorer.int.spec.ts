@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash, randomUUID } from "node:crypto";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connectToNats, decodeJson, encodeJson, HEADERS, openImageStore, ScoreResult, topology, type NatsConnection, type ScoreJob } from "@adrank/messaging";
+import { connectToNats, decodeJson, encodeJson, HEADERS, openImageStore, topology, type NatsConnection } from "@adrank/messaging";
+import { ScoreResult, type ScoreJob } from "@adrank/bus-contracts";
 import { headers as natsHeaders } from "@nats-io/transport-node";
 import { crispCreative, flatGrey } from "./images.ts";
 import { startScorer, type ScorerProcess } from "./scorer-process.ts";

@@ -6,7 +6,7 @@ import { ErrorResponse, RateLimitedResponse } from "../errors/error-response.ts"
 import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwise-request.ts";
 import { PairwiseResponse, PairwiseResult, PairwiseSummary, PairwiseVote } from "../pairwise/pairwise-response.ts";
 import { AssetInput, RankRequest } from "../rank/rank-request.ts";
-import { ClosePairRefinement, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
+import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
 
 type Meta = { id: string };
 type JsonSchema = Record<string, unknown>;
@@ -19,7 +19,7 @@ for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext
 }
 const responses = z.registry<Meta>();
 for (const [id, schema] of Object.entries({
-  RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement,
+  RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement, ClosePairResult,
   PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse,
 })) {
   responses.add(schema, { id });

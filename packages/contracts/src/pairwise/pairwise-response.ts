@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PANEL_SIZE } from "../method.ts";
 
 export const PairwiseVote = z.object({
   voterId: z.string(),
@@ -25,13 +26,14 @@ export const PairwiseResult = z.object({
   consistency: z.number().optional(),
   error: z.string().optional(),
 });
+export type PairwiseResult = z.output<typeof PairwiseResult>;
 
 export const PairwiseSummary = z.object({
   goal: z.string(),
   platform: z.string().nullable(),
   audience: z.string(),
   model: z.string(),
-  panel_size: z.literal(5),
+  panel_size: z.literal(PANEL_SIZE),
   pairs_requested: z.int(),
   pairs_completed: z.int(),
   pairs_failed: z.int(),

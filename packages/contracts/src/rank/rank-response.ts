@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, ScoreLayer } from "../method.ts";
+import { PairwiseResult } from "../pairwise/pairwise-response.ts";
 
 const Score = z.number().min(1).max(5);
 
@@ -13,25 +15,25 @@ export const PanelOutcome = z.object({
   votesTotal: z.int(),
   consistency: z.number(),
 });
+export type PanelOutcome = z.output<typeof PanelOutcome>;
 
 export const ConfidenceDetails = z.object({
   entropy: z.number().meta({ description: "Spread of the response distribution (0..1); higher means less decided." }),
   top_margin: z.number().meta({ description: "Distance between the leading response bucket and the next." }),
   sample_std_dev: z.number().meta({ description: "Standard deviation across the three repetitions." }),
-  repetition_count: z.literal(3),
-  generator_sample_count: z.literal(6),
+  repetition_count: z.literal(REPETITIONS_PER_EVALUATION),
+  generator_sample_count: z.literal(GENERATOR_SAMPLES_PER_EVALUATION),
 });
 
 export const ScoreDetails = z.object({
   probabilities: z.array(z.number()).length(5),
   similarities: z.array(z.number()).length(5),
-  repetitionCount: z.literal(3),
-  generatorSampleCount: z.literal(6),
-  repetitionScores: z.array(z.number()).length(3),
+  repetitionCount: z.literal(REPETITIONS_PER_EVALUATION),
+  generatorSampleCount: z.literal(GENERATOR_SAMPLES_PER_EVALUATION),
+  repetitionScores: z.array(z.number()).length(REPETITIONS_PER_EVALUATION),
   repetitionScoreRange: z.number(),
 });
 
-export const ScoreLayerName = z.enum(["image-only", "copy-only", "full-ad-package"]);
 export const ConfidenceLabel = z.enum(["high", "medium", "low"]);
 
 /** Clients must accept unknown keys here (Versioning 3). */
@@ -41,7 +43,7 @@ export const RankedAsset = z.looseObject({
   asset_id: z.string().nullable(),
   score: Score.meta({ description: "Final score after any close-pair refinement." }),
   score_before_refine: z.number(),
-  score_layer: ScoreLayerName,
+  score_layer: ScoreLayer,
   asset_type: z.string(),
   copy_context_included: z.boolean(),
   image_only_score: z.number().nullable().optional().meta({ description: "Image-only ablation score; equals score for image-only assets; absent when the ablation failed." }),
@@ -60,13 +62,25 @@ export const RankAssetError = z.object({
   asset_id: z.string().nullable(),
   error: z.string(),
 });
+export type RankAssetError = z.output<typeof RankAssetError>;
+
+/** One refined pair: the panel's result (a is the asset with the higher raw score) and what refinement read from it. Clients must accept unknown keys here. */
+export const ClosePairResult = z.looseObject({
+  ...PairwiseResult.shape,
+  gap: z.number().meta({ description: "Raw score difference of the pair, below 0.30." }),
+  rawScores: z.object({ a: z.number(), b: z.number() }),
+  flipped: z.boolean().meta({ description: "True when the panel's winner had the lower raw score." }),
+  model: z.string().nullable().meta({ description: "The voter model that answered, when any did." }),
+});
+export type ClosePairResult = z.output<typeof ClosePairResult>;
 
 export const ClosePairRefinement = z.object({
   enabled: z.boolean(),
   pairs_evaluated: z.int(),
-  results: z.array(z.looseObject({})).meta({ description: "One raw result per refined pair: its five votes, tally, gap, raw scores and `flipped` (true when the panel's winner had the lower raw score)." }),
+  results: z.array(ClosePairResult).meta({ description: "One raw result per refined pair: its five votes, tally, gap, raw scores and `flipped` (true when the panel's winner had the lower raw score)." }),
   error: z.string().optional().meta({ description: "Present when refinement was asked for but could not run; scores are then raw." }),
 });
+export type ClosePairRefinement = z.output<typeof ClosePairRefinement>;
 
 /** Clients must accept unknown keys here (Versioning 3). */
 export const RankSummary = z.looseObject({
@@ -77,14 +91,15 @@ export const RankSummary = z.looseObject({
   assets_ranked: z.int(),
   assets_failed: z.int(),
   scoring_evaluations: z.int().meta({ description: "Successful evaluations billed and counted against the rate limit." }),
-  repetitions_per_evaluation: z.literal(3),
-  generator_samples_per_evaluation: z.literal(6),
+  repetitions_per_evaluation: z.literal(REPETITIONS_PER_EVALUATION),
+  generator_samples_per_evaluation: z.literal(GENERATOR_SAMPLES_PER_EVALUATION),
   close_pair_refinement: ClosePairRefinement,
   credits_used: z.int(),
   credits_remaining: z.int().nullable(),
   ad_rankings_used: z.int().optional(),
   ad_rankings_remaining: z.int().optional(),
 });
+export type RankSummary = z.output<typeof RankSummary>;
 
 export const RankResponse = z.object({
   request_id: z.uuid(),

@@ -1,7 +1,8 @@
 import { startDeadline } from "@adrank/runtime";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { PairwiseRequest, PairwiseResponse } from "@adrank/contracts";
-import { askPresence, type ImageRef, type NatsConnection, type Topology } from "@adrank/messaging";
+import { askPresence, type NatsConnection, type Topology } from "@adrank/messaging";
+import type { ImageRef } from "@adrank/bus-contracts";
 import { openPanelSession, type PanelSide } from "@adrank/panel-client";
 import { PANEL_SIZE, presentPanel, tallyPanel } from "@adrank/panel-domain";
 import { personaOf, type ResolvedAudience } from "@adrank/rank-assembly";

@@ -1,4 +1,5 @@
-import type { ImageRef, ScoreJob, ScoreLayer } from "@adrank/messaging";
+import type { ImageRef, ScoreJob } from "@adrank/bus-contracts";
+import type { ScoreLayer } from "@adrank/contracts";
 import { layersFor, type AssetOutcome, type AssetPlan, type EvaluationOutcome } from "@adrank/rank-assembly";
 import type { ResultJoin } from "./result-join.ts";
 

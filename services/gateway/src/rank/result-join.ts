@@ -1,4 +1,5 @@
-import { openResultJoin as openJoin, ScoreResult, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { openResultJoin as openJoin, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { ScoreResult } from "@adrank/bus-contracts";
 import type { EvaluationOutcome } from "@adrank/rank-assembly";
 
 export type { JoinLogger };

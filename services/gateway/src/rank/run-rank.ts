@@ -1,6 +1,7 @@
 import { startDeadline } from "@adrank/runtime";
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { publishJob, type ImageRef, type NatsConnection, type ScoreJob, type Topology } from "@adrank/messaging";
+import { publishJob, type NatsConnection, type Topology } from "@adrank/messaging";
+import type { ImageRef, ScoreJob } from "@adrank/bus-contracts";
 import {
   assembleRankResponse,
   billedEvaluationsOfBatch,
@@ -8,9 +9,9 @@ import {
   type AssetOutcome,
   type ClosePairRefiner,
   type RankPlan,
-  type RankResponseBody,
   type Settlement,
 } from "@adrank/rank-assembly";
+import type { RankResponse } from "@adrank/contracts";
 import type { Caller } from "../auth/authenticator.ts";
 import { mapWithSlots, startInOrder } from "./asset-slots.ts";
 import { evaluateAsset, prepareAssetImage, type AssetImageIntake, type AssetLogger, type EvaluateAssetContext } from "./evaluate-asset.ts";
@@ -45,7 +46,7 @@ export interface RankCall {
 }
 
 export interface RankResult {
-  body: RankResponseBody;
+  body: RankResponse;
   /** Scoring evaluations left in the key's current window (X-RateLimit-Remaining). */
   rateLimitRemaining: number;
 }
@@ -85,7 +86,7 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<RankResul
   let completed = false;
   let settled: SettledUsage | null = null;
   let billed = 0;
-  let body: RankResponseBody | undefined;
+  let body: RankResponse | undefined;
   try {
     const results = openResultJoin(deps.nc, deps.topo, requestId, stop, stopReason, log);
     join = results;

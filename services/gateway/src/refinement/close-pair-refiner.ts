@@ -1,5 +1,6 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { askPresence, openResultJoin, publishJob, RefineResult, type JoinLogger, type NatsConnection, type RefineJob, type Topology } from "@adrank/messaging";
+import { askPresence, openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { RefineResult, type RefineJob } from "@adrank/bus-contracts";
 import { selectClosePairs } from "@adrank/panel-domain";
 import { applyRefinementReport, refineAssetsOf, refinementWithoutPanels, withoutRefinement, type ClosePairRefiner } from "@adrank/rank-assembly";
 

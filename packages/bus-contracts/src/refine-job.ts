@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { ImageRef, PersonaInput } from "./score-job.ts";
+import { ClosePairResult, PanelOutcome } from "@adrank/contracts";
+import { ImageRef } from "./image-ref.ts";
+import { JobCopy, PersonaInput } from "./persona-input.ts";
+import { JobEnvelope, jobResult } from "./job.ts";
 
 /** A scored asset offered for close-pair refinement. */
 export const RefineAsset = z.object({
@@ -11,28 +14,16 @@ export const RefineAsset = z.object({
   /** The asset's own asset type: the persona's framing when it is shown to a voter. */
   assetType: z.string(),
   image: ImageRef,
-  copy: z.record(z.string(), z.string()).nullable(),
+  copy: JobCopy,
 });
 export type RefineAsset = z.infer<typeof RefineAsset>;
 
 /** Close-pair refinement of one rank request (spec rank rule 8). */
-export const RefineJob = z.object({
-  requestId: z.string().uuid(),
-  jobId: z.string().min(1).max(128),
-  deadline: z.number().int(),
+export const RefineJob = JobEnvelope.extend({
   persona: PersonaInput,
   assets: z.array(RefineAsset).max(20),
 });
 export type RefineJob = z.infer<typeof RefineJob>;
-
-const PanelOutcome = z.object({
-  winnerAssetId: z.string(),
-  loserAssetId: z.string(),
-  flipped: z.boolean(),
-  votesFor: z.number().int(),
-  votesTotal: z.number().int(),
-  consistency: z.number(),
-});
 
 export const RefinementReport = z.object({
   pairsEvaluated: z.number().int(),
@@ -40,15 +31,10 @@ export const RefinementReport = z.object({
   scores: z.array(z.object({ key: z.number().int(), score: z.number() })),
   /** The panel outcome each affected asset reports. */
   outcomes: z.array(z.object({ key: z.number().int(), panelOutcome: PanelOutcome })),
-  /** One raw result per refined pair, as the response's `close_pair_refinement.results` shows it. */
-  results: z.array(z.record(z.string(), z.unknown())),
+  /** One result per refined pair, exactly as the response's `close_pair_refinement.results` shows it. */
+  results: z.array(ClosePairResult),
 });
 export type RefinementReport = z.infer<typeof RefinementReport>;
 
-export const RefineResult = z.object({
-  requestId: z.string().uuid(),
-  jobId: z.string(),
-  worker: z.string(),
-  outcome: z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), report: RefinementReport }), z.object({ ok: z.literal(false), error: z.string() })]),
-});
+export const RefineResult = jobResult(z.object({ ok: z.literal(true), report: RefinementReport }));
 export type RefineResult = z.infer<typeof RefineResult>;

@@ -11,8 +11,3 @@ export const rpcReply = <T extends z.ZodType>(value: T) =>
   z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: RpcError })]);
 
 export type RpcReply<T> = { ok: true; value: T } | { ok: false; error: RpcError };
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-export const encodeJson = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
-export const decodeJson = (data: Uint8Array): unknown => JSON.parse(decoder.decode(data));

@@ -1,0 +1,21 @@
+export { ImageRef } from "./image-ref.ts";
+export { PersonaInput, JobCopy } from "./persona-input.ts";
+export { JobEnvelope, JobFailure, jobResult, type JobKind } from "./job.ts";
+export { ScoreJob, Evaluation, ScoreResult } from "./score-job.ts";
+export { VoteJob, VoteResult } from "./vote-job.ts";
+export { RefineJob, RefineAsset, RefinementReport, RefineResult } from "./refine-job.ts";
+export { RpcError, rpcReply, type RpcReply } from "./rpc-error.ts";
+export {
+  AccountId,
+  ReserveRequest,
+  ReserveReply,
+  SettleRequest,
+  SettleReply,
+  GrantRequest,
+  BalanceRequest,
+  BalanceView,
+  FAILURE_CODES,
+  REJECTION_DETAILS,
+  type RejectionCode,
+} from "./ledger-rpc.ts";
+export { Presence } from "./presence.ts";

@@ -1,0 +1,25 @@
+// The layers of the tree, bottom up (docs/architecture.md draws them). A workspace may
+// import its own layer or a lower one, never a higher one. Pure layers hold rules and
+// contracts only: they may depend on zod and on each other, never on anything with I/O.
+
+export interface Layer {
+  name: string;
+  /** True when nothing in it may do I/O: its only outside dependency is zod. */
+  pure: boolean;
+  workspaces: readonly string[];
+}
+
+export const LAYERS: readonly Layer[] = [
+  { name: "contracts", pure: true, workspaces: ["@adrank/contracts", "@adrank/bus-contracts", "@adrank/ledger-domain"] },
+  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly"] },
+  { name: "infrastructure", pure: false, workspaces: ["@adrank/runtime", "@adrank/api-keys", "@adrank/models", "@adrank/telemetry", "@adrank/messaging", "@adrank/images", "@adrank/db"] },
+  { name: "clients", pure: false, workspaces: ["@adrank/ledger-client", "@adrank/panel-client", "@adrank/sdk", "@adrank/cli"] },
+  {
+    name: "services",
+    pure: false,
+    workspaces: ["@adrank/gateway", "@adrank/ledger-service", "@adrank/scorer-service", "@adrank/panel-voter-service", "@adrank/refinement-service", "@adrank/dashboard"],
+  },
+];
+
+/** What a pure workspace may import besides other pure workspaces. */
+export const PURE_ALLOWED = new Set(["zod"]);
