@@ -11,23 +11,18 @@ import { rpcErrorToRejection } from "./rejection-codes.ts";
 export type LedgerResult<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 
 export interface LedgerClientOptions {
-  /** Per request; settle retries once after a timeout. Default 2000. */
+  /** Per request; the client never retries: the caller decides (the gateway's metered request repeats a settle). Default 2000. */
   timeoutMs?: number;
 }
 
 export interface LedgerClient {
   /** Holds `units` credits and window units for one request (402 / 429 come back as rejections). */
   reserve(req: ReserveRequest): Promise<LedgerResult<ReserveReply>>;
-  /** Charges `unitsUsed` of a reservation and releases the rest. Safe to repeat with the same units. */
+  /** Charges `unitsUsed` of a reservation and releases the rest. Safe to repeat with the same units: the ledger answers a repeat like the first (`alreadySettled`). */
   settle(req: SettleRequest): Promise<LedgerResult<SettleReply>>;
   grant(req: GrantRequest): Promise<LedgerResult<BalanceView>>;
   balance(req: BalanceRequest): Promise<LedgerResult<BalanceView>>;
 }
-
-/** What the ledger adds to an already_settled answer, so a repeat reads like the first settle. */
-const RepeatContext = z.object({ balance: z.number().int(), windowRemaining: z.number().int().nonnegative() });
-
-type Answer<T> = { ok: true; value: T } | { ok: false; rejection: Rejection; error: RpcError };
 
 /**
  * The ledger's request-reply client. Rejections are returned as values; a ledger that cannot
@@ -47,11 +42,11 @@ export function createLedgerClient(nc: Pick<NatsConnection, "request">, topo: To
     return e;
   };
 
-  async function call<Req, Res>(subject: string, schema: z.ZodType<Req>, reply: z.ZodType<Res>, req: Req): Promise<Answer<Res>> {
+  async function call<Req, Res>(subject: string, schema: z.ZodType<Req>, reply: z.ZodType<Res>, req: Req): Promise<LedgerResult<Res>> {
     const parsed = schema.safeParse(req);
     if (!parsed.success) {
       const reason = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-      return { ok: false, rejection: { type: "InvalidCommand", reason }, error: { code: "bad_request", message: reason } };
+      return { ok: false, rejection: { type: "InvalidCommand", reason } };
     }
     let raw: unknown;
     try {
@@ -76,34 +71,13 @@ export function createLedgerClient(nc: Pick<NatsConnection, "request">, topo: To
       throw new LedgerUnavailableError("bad_reply", subject, `the ledger's ${body.error.code} answer on ${subject} has malformed details`, { cause });
     }
     if (!rejection) throw new LedgerUnavailableError("server_error", subject, `the ledger failed (${body.error.code}): ${body.error.message}`, { cause: body.error });
-    return { ok: false, rejection, error: body.error };
-  }
-
-  const result = <T>(a: Answer<T>): LedgerResult<T> => (a.ok ? a : { ok: false, rejection: a.rejection });
-
-  async function settle(req: SettleRequest): Promise<LedgerResult<SettleReply>> {
-    let answer: Answer<SettleReply>;
-    try {
-      answer = await call(topo.ledgerRpc.settle, SettleRequest, SettleReply, req);
-    } catch (err) {
-      // The first attempt may have been applied: the same ids make the retry harmless
-      // (Msg-Id de-duplication, and AlreadySettled with the same units counts as success).
-      if (!(err instanceof LedgerUnavailableError && err.reason === "timeout")) throw err;
-      answer = await call(topo.ledgerRpc.settle, SettleRequest, SettleReply, req);
-    }
-    if (!answer.ok && answer.rejection.type === "AlreadySettled" && answer.rejection.unitsUsed === req.unitsUsed) {
-      const context = RepeatContext.safeParse(answer.error.details);
-      if (context.success) {
-        return { ok: true, value: { reservationId: req.reservationId, creditsUsed: req.unitsUsed, ...context.data, alreadySettled: true } };
-      }
-    }
-    return result(answer);
+    return { ok: false, rejection };
   }
 
   return {
-    reserve: async (req) => result(await call(topo.ledgerRpc.reserve, ReserveRequest, ReserveReply, req)),
-    settle,
-    grant: async (req) => result(await call(topo.ledgerRpc.grant, GrantRequest, BalanceView, req)),
-    balance: async (req) => result(await call(topo.ledgerRpc.balance, BalanceRequest, BalanceView, req)),
+    reserve: (req) => call(topo.ledgerRpc.reserve, ReserveRequest, ReserveReply, req),
+    settle: (req) => call(topo.ledgerRpc.settle, SettleRequest, SettleReply, req),
+    grant: (req) => call(topo.ledgerRpc.grant, GrantRequest, BalanceView, req),
+    balance: (req) => call(topo.ledgerRpc.balance, BalanceRequest, BalanceView, req),
   };
 }

@@ -64,18 +64,21 @@ describe("ledger client over real NATS", () => {
     expect(seen).toHaveLength(1); // reserve is never retried
   });
 
-  it("retries a settle once after a lost reply, with the same ids", async () => {
-    reset((_s, _b, nth) => (nth === 1 ? undefined : { ok: true, value: { reservationId: "r1", balance: 7, creditsUsed: 3, windowRemaining: 57 } }));
-    const r = await createLedgerClient(client, topo, { timeoutMs: 200 }).settle({ accountId: "a1", reservationId: "r1", unitsUsed: 3 });
-    expect(r).toEqual({ ok: true, value: { reservationId: "r1", balance: 7, creditsUsed: 3, windowRemaining: 57, alreadySettled: false } });
-    expect(seen.map((s) => s.body)).toEqual([
-      { accountId: "a1", reservationId: "r1", unitsUsed: 3 },
-      { accountId: "a1", reservationId: "r1", unitsUsed: 3 },
-    ]);
+  it("never repeats a settle itself: a lost reply is a timeout for the caller to decide on", async () => {
+    reset(() => undefined);
+    const err = await createLedgerClient(client, topo, { timeoutMs: 200 })
+      .settle({ accountId: "a1", reservationId: "r1", unitsUsed: 3 })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: "timeout" });
+    expect(seen.map((s) => s.body)).toEqual([{ accountId: "a1", reservationId: "r1", unitsUsed: 3 }]);
   });
 
-  it("reads AlreadySettled with the same units as success, and with other units as a rejection", async () => {
-    reset(() => ({ ok: false, error: rejectionToRpcError({ type: "AlreadySettled", reservationId: "r1", unitsUsed: 3 }, { balance: 7, windowRemaining: 57 }) }));
+  it("passes the ledger's answer to a repeated settle through: a repeat is success, other units a rejection", async () => {
+    reset((_s, body) =>
+      (body as { unitsUsed: number }).unitsUsed === 3
+        ? { ok: true, value: { reservationId: "r1", balance: 7, creditsUsed: 3, windowRemaining: 57, alreadySettled: true } }
+        : { ok: false, error: rejectionToRpcError({ type: "AlreadySettled", reservationId: "r1", unitsUsed: 3 }) },
+    );
     const ledger = createLedgerClient(client, topo);
     expect(await ledger.settle({ accountId: "a1", reservationId: "r1", unitsUsed: 3 })).toEqual({
       ok: true,

@@ -54,11 +54,19 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
     const r: Executed = await store.execute(accountId, { type: "SettleUsage", reservationId, unitsUsed });
     const state = r.snapshot.state;
     if (!r.ok) {
-      if (r.rejection.type !== "AlreadySettled") return rejected(r.rejection);
-      // Context for a repeated settle, so the client can answer it like the first one.
-      const closed = closedGet(state.closed, reservationId);
-      const window = closed ? windowRemaining(state, closed.keyId, closed.kind, r.now) : 0;
-      return rejected(r.rejection, { balance: balanceOf(state).available, windowRemaining: window });
+      // The one place a repeated settle is decided: the same units again is the first
+      // settlement's answer (a caller whose reply was lost asks again with the same ids);
+      // other units stay the AlreadySettled refusal.
+      const closed = r.rejection.type === "AlreadySettled" && r.rejection.unitsUsed === unitsUsed ? closedGet(state.closed, reservationId) : undefined;
+      if (!closed) return rejected(r.rejection);
+      const repeat: SettleReply = {
+        reservationId,
+        balance: balanceOf(state).available,
+        creditsUsed: unitsUsed,
+        windowRemaining: windowRemaining(state, closed.keyId, closed.kind, r.now),
+        alreadySettled: true,
+      };
+      return { ok: true, value: repeat };
     }
     if (r.event.type !== "UsageSettled") throw new Error(`settle produced ${r.event.type}`);
     const value: SettleReply = {
