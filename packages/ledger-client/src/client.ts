@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { headers } from "@nats-io/transport-node";
 import { injectTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { decodeJson, encodeJson, type NatsConnection, type Topology } from "@adrank/messaging";

@@ -3,3 +3,4 @@ export { tallyPanel, type CastVote, type PanelStatus, type PanelTally, type Side
 export { selectClosePairs, CLOSE_PAIR_GAP, MAX_REFINED_PAIRS, type ClosePair, type Contender } from "./close-pairs.ts";
 export { adjustScores, type Adjustment, type AppliedVerdict, type PairVerdict } from "./adjust.ts";
 export { presentVote, presentPanel, round4, type PresentedVote, type PresentedPanel } from "./present.ts";
+export { refineClosePairs, type RunPanel } from "./refine-close-pairs.ts";

@@ -1,8 +1,8 @@
 /** Presentation order shown to one voter: `ab` puts asset a first ("Image 1"). */
 export type PresentationOrder = "ab" | "ba";
 
-/** Voters per panel (spec: exactly 5). */
-export const PANEL_SIZE = 5;
+/** Voters per panel (spec: exactly 5), as the contract fixes it. */
+export { PANEL_SIZE } from "@adrank/contracts";
 
 /**
  * The panel's seats: 3 voters see `ab` and 2 see `ba`, so a first-position bias can never

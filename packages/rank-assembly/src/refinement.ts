@@ -1,5 +1,6 @@
 import type { ImageRef, RefineAsset, RefinementReport } from "@adrank/bus-contracts";
 import type { ClosePairRefinement } from "@adrank/contracts";
+import { selectClosePairs } from "@adrank/panel-domain";
 import type { RankPlan } from "./plan.ts";
 import type { ScoredAsset } from "./scored-asset.ts";
 
@@ -39,6 +40,17 @@ export function withoutRefinement(assets: readonly ScoredAsset[]): RefinementOut
  */
 export function refinementWithoutPanels(assets: readonly ScoredAsset[], error?: string): RefinementOutcome {
   return { assets: [...assets], report: { enabled: true, pairs_evaluated: 0, results: [], ...(error ? { error } : {}) } };
+}
+
+/**
+ * The outcome when refinement needs no panel: the request turned it off, or no two scored
+ * assets are close (panel-domain's rule). Null when panels must run. Deciding this before
+ * any round trip keeps a request without close pairs from paying for one.
+ */
+export function refinementWithoutWork(request: Pick<RefinementRequest, "plan" | "assets">): RefinementOutcome | null {
+  if (!request.plan.refineClosePairs) return withoutRefinement(request.assets);
+  if (selectClosePairs(request.assets.map((a) => ({ key: a.index, score: a.scoreBeforeRefine }))).length === 0) return refinementWithoutPanels(request.assets);
+  return null;
 }
 
 /** The id an asset goes by in panel outcomes: its asset_id, or its position when it has none. */

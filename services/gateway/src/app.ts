@@ -4,9 +4,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
 import type { Logger } from "@adrank/runtime";
 import type { ClosePairRefiner } from "@adrank/rank-assembly";
-import { createClosePairRefiner } from "./refinement/close-pair-refiner.ts";
+import { createClosePairRefiner } from "./operations/rank/close-pair-refiner.ts";
 import type { GatewayConfig } from "./config.ts";
-import type { AssetImageIntake } from "./rank/evaluate-asset.ts";
+import type { ImageIntake } from "./operations/shared/prepare-image.ts";
 import authPlugin from "./plugins/auth.ts";
 import busPlugin, { type Bus } from "./plugins/bus.ts";
 import dbPlugin from "./plugins/db.ts";
@@ -17,10 +17,10 @@ import metricsPlugin, { createGatewayMetrics, type GatewayMetrics } from "./plug
 import requestContextPlugin from "./plugins/request-context.ts";
 import docsRoutes from "./routes/docs/index.ts";
 import healthRoutes from "./routes/health/index.ts";
-import audiencesRoutes from "./routes/api/v1/audiences/index.ts";
 import openApiRoutes from "./routes/api/v1/openapi/index.ts";
-import pairwiseRoutes from "./routes/api/v1/pairwise/index.ts";
-import rankRoutes from "./routes/api/v1/rank/index.ts";
+import audiencesRoutes from "./operations/audiences/route.ts";
+import pairwiseRoutes from "./operations/pairwise/route.ts";
+import rankRoutes from "./operations/rank/route.ts";
 import { answerClientError } from "./http/client-error.ts";
 import { useStrictJsonParser } from "./http/strict-json.ts";
 
@@ -32,7 +32,7 @@ export interface AppDeps {
   db: Kysely<Database>;
   bus: Bus;
   ledger: GatewayLedger;
-  intake: AssetImageIntake;
+  intake: ImageIntake;
   /** Close-pair refinement (spec rule 8); by default through the refinement service. */
   refiner?: ClosePairRefiner;
   /** Prometheus instruments; main serves them on HEALTH_PORT. */
@@ -42,7 +42,8 @@ export interface AppDeps {
 
 /**
  * The whole HTTP app in layers: fastify itself and its error handling, then the app plugins
- * (bus, db, ledger, image intake, auth), then the routes, one folder per URL prefix. main.ts
+ * (bus, db, ledger, image intake, auth), then the routes: each API operation in its own
+ * folder under operations/ (route and run), health, docs and the OpenAPI document under routes/. main.ts
  * opens the connections and hands them in; route tests build the same app and use `inject`.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapWithSlots, startInOrder } from "../src/rank/asset-slots.ts";
+import { mapWithSlots, startInOrder } from "../src/operations/shared/asset-slots.ts";
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LedgerUnavailableError, type LedgerResult } from "@adrank/ledger-client";
 import type { SettleReply } from "@adrank/bus-contracts";
-import { reserveUsage, settleUsage, type MeteringLedger } from "../src/metering/usage.ts";
+import { reserveUsage, settleUsage, type MeteringLedger } from "../src/operations/shared/metering.ts";
 import { MeteringUnavailableError } from "../src/errors/api-errors.ts";
 
 const lost = () => new LedgerUnavailableError("timeout", "ledger.settle", "the ledger did not answer in time");

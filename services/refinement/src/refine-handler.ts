@@ -3,7 +3,7 @@ import type { JetStreamClient } from "@nats-io/jetstream";
 import type { JoinLogger, NatsConnection, Reply, Topology } from "@adrank/messaging";
 import type { RefineJob, RefineResult } from "@adrank/bus-contracts";
 import { openPanelSession } from "@adrank/panel-client";
-import { refineClosePairs } from "./refine-close-pairs.ts";
+import { refineClosePairs } from "@adrank/panel-domain";
 
 export const WORKER_ID = `${hostname()}:${process.pid}`;
 

@@ -1,15 +1,15 @@
 import fp from "fastify-plugin";
-import type { AssetImageIntake } from "../rank/evaluate-asset.ts";
+import type { ImageIntake } from "../operations/shared/prepare-image.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    imageIntake: AssetImageIntake;
+    imageIntake: ImageIntake;
   }
 }
 
 /** One intake per process: its connection pool and decoded-image cache serve every request. */
 export default fp(
-  async (app, opts: { intake: AssetImageIntake }) => {
+  async (app, opts: { intake: ImageIntake }) => {
     app.decorate("imageIntake", opts.intake);
   },
   { name: "image-intake" },

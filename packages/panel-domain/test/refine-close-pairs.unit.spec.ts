@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PersonaInput, RefineAsset, RefineJob } from "@adrank/bus-contracts";
-import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
-import { refineClosePairs, type RunPanel } from "../src/index.ts";
+import { PANEL_SEATS, refineClosePairs, type CastVote, type RunPanel, type Side } from "../src/index.ts";
 
 const image = (c: string) => ({ ref: c.repeat(64), mime: "image/png" as const, width: 96, height: 96 });
 const asset = (key: number, score: number, id = `asset-${key}`): RefineAsset => ({ key, id, score, assetType: key === 1 ? "Logo" : "Advertisement", image: image(String(key)), copy: null });

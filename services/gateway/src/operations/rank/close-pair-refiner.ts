@@ -1,8 +1,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { askPresence, openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
 import { RefineResult, type RefineJob } from "@adrank/bus-contracts";
-import { selectClosePairs } from "@adrank/panel-domain";
-import { applyRefinementReport, refineAssetsOf, refinementWithoutPanels, withoutRefinement, type ClosePairRefiner } from "@adrank/rank-assembly";
+import { applyRefinementReport, refineAssetsOf, refinementWithoutPanels, refinementWithoutWork, type ClosePairRefiner } from "@adrank/rank-assembly";
 
 export interface RefinerDeps {
   nc: NatsConnection;
@@ -16,17 +15,17 @@ export interface RefinerDeps {
 const RAW = "the scores are raw";
 
 /**
- * Close-pair refinement through the refinement service (spec rank rule 8). The gateway
- * itself only checks whether there is anything to refine, so a request without close pairs
- * pays no round trip, and whether a refinement worker runs, so a missing service costs no
- * wait; the selection, panels and adjustment happen in the service. Any failure leaves the
+ * Close-pair refinement through the refinement service (spec rank rule 8). Before any round
+ * trip the gateway asks rank-assembly whether there is anything to refine, and the bus
+ * whether a refinement worker runs, so a missing service costs no wait; the selection,
+ * panels and adjustment happen in the service (panel-domain's refineClosePairs). Any failure leaves the
  * scores raw and says why in the summary: a ranking is never lost to its refinement.
  */
 export function createClosePairRefiner(deps: RefinerDeps): ClosePairRefiner {
   return async (request) => {
     const { assets, plan, requestId } = request;
-    if (!plan.refineClosePairs) return withoutRefinement(assets);
-    if (selectClosePairs(assets.map((a) => ({ key: a.index, score: a.scoreBeforeRefine }))).length === 0) return refinementWithoutPanels(assets);
+    const needless = refinementWithoutWork(request);
+    if (needless) return needless;
     if (request.signal.aborted) return refinementWithoutPanels(assets, `Close-pair refinement did not start before the request's time limit; ${RAW}.`);
     if (!(await askPresence(deps.nc, deps.topo.presence("refinement"), deps.presenceTimeoutMs ?? 1_000))) {
       deps.log.warn({ requestId }, "no refinement worker answered: close pairs left unrefined");

@@ -8,7 +8,7 @@ export type { JoinLogger };
  * The score results of one rank request, joined by job id (see messaging's openResultJoin).
  * When `stop` fires every evaluation still waiting gets the stop's sentence as its error.
  */
-export function openResultJoin(nc: NatsConnection, topo: Topology, requestId: string, stop: AbortSignal, stopReason: () => string, log: JoinLogger) {
+export function openScoreResults(nc: NatsConnection, topo: Topology, requestId: string, stop: AbortSignal, stopReason: () => string, log: JoinLogger) {
   const join = openJoin<EvaluationOutcome>(nc, topo, requestId, {
     stop,
     onStop: () => ({ ok: false, error: stopReason() }),
@@ -25,4 +25,4 @@ export function openResultJoin(nc: NatsConnection, topo: Topology, requestId: st
     close: () => join.close(),
   };
 }
-export type ResultJoin = ReturnType<typeof openResultJoin>;
+export type ScoreResults = ReturnType<typeof openScoreResults>;

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { PairwiseRequest } from "@adrank/contracts";
-import { parseJsonBody } from "../../../../http/parse-body.ts";
-import { validTraceparent } from "../../../../http/traceparent.ts";
-import { runPairwise } from "../../../../pairwise/run-pairwise.ts";
-import { clientGoneSignal } from "../../../../rank/client-gone.ts";
-import { resolveAudience } from "../../../../rank/resolve-audience.ts";
+import { parseJsonBody } from "../../http/parse-body.ts";
+import { validTraceparent } from "../../http/traceparent.ts";
+import { clientGoneSignal } from "../shared/client-gone.ts";
+import { resolveAudience } from "../shared/resolve-audience.ts";
+import { runPairwise } from "./run-pairwise.ts";
 
 export interface PairwiseRouteOptions {
   timeoutMs: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { CreateAudienceRequest, type SavedAudience } from "@adrank/contracts";
-import { parseJsonBody } from "../../../../http/parse-body.ts";
+import { parseJsonBody } from "../../http/parse-body.ts";
 import type { SavedAudienceRecord } from "@adrank/db/repositories";
 
 /** The public shape of a saved audience. */

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { RankRequest } from "@adrank/contracts";
 import { planRank, type ClosePairRefiner } from "@adrank/rank-assembly";
-import { parseJsonBody } from "../../../../http/parse-body.ts";
-import { clientGoneSignal } from "../../../../rank/client-gone.ts";
-import { validTraceparent } from "../../../../http/traceparent.ts";
-import { resolveAudience } from "../../../../rank/resolve-audience.ts";
-import { runRank } from "../../../../rank/run-rank.ts";
+import { parseJsonBody } from "../../http/parse-body.ts";
+import { validTraceparent } from "../../http/traceparent.ts";
+import { clientGoneSignal } from "../shared/client-gone.ts";
+import { resolveAudience } from "../shared/resolve-audience.ts";
+import { runRank } from "./run-rank.ts";
 
 export interface RankRouteOptions {
   timeoutMs: number;

@@ -1,5 +1,6 @@
+import type { UsageKind } from "@adrank/contracts";
 import { isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
-import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../errors/api-errors.ts";
+import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../../errors/api-errors.ts";
 
 /** The part of the ledger client metering uses. */
 export type MeteringLedger = Pick<LedgerClient, "reserve" | "settle">;
@@ -11,7 +12,7 @@ export interface MeteringLogger {
 
 export interface Reservation {
   /** Scoring evaluations and pairwise panels have separate rate windows. */
-  kind: "scoring" | "pairwise";
+  kind: UsageKind;
   accountId: string;
   keyId: string;
   reservationId: string;
@@ -58,7 +59,7 @@ export interface SettledUsage {
 export interface SettleRetry {
   /** Epoch ms: the request's own limit. The last attempt starts early enough to end by it. */
   limitAt: number;
-  /** One ledger round trip; a timed-out settle is retried once inside the client, so an attempt may take two. */
+  /** One ledger round trip. The last attempt starts two round trips before the limit: one for it, one for the answer to reach the caller. */
   ledgerTimeoutMs: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;

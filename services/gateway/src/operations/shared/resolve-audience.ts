@@ -1,5 +1,5 @@
 import type { ResolvedAudience } from "@adrank/rank-assembly";
-import { AudienceNotFoundError } from "../errors/api-errors.ts";
+import { AudienceNotFoundError } from "../../errors/api-errors.ts";
 import type { AudiencesRepository } from "@adrank/db/repositories";
 
 /**

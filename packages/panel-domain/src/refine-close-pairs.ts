@@ -1,5 +1,9 @@
 import type { PersonaInput, RefineAsset, RefineJob, RefinementReport } from "@adrank/bus-contracts";
-import { adjustScores, presentPanel, round4, selectClosePairs, tallyPanel, type CastVote, type PairVerdict } from "@adrank/panel-domain";
+import type { ClosePairResult } from "@adrank/contracts";
+import { adjustScores, type PairVerdict } from "./adjust.ts";
+import { selectClosePairs } from "./close-pairs.ts";
+import { presentPanel, round4 } from "./present.ts";
+import { tallyPanel, type CastVote } from "./tally.ts";
 
 /** Runs one blinded panel on two assets (a shown as "a", b as "b"); resolves with its five votes. */
 export type RunPanel = (panelKey: string, persona: PersonaInput, a: RefineAsset, b: RefineAsset) => Promise<{ votes: CastVote[]; model: string | null }>;
@@ -28,7 +32,7 @@ export async function refineClosePairs(job: RefineJob, runPanel: RunPanel): Prom
   const idOf = (key: number) => byKey.get(key)!.id;
   const appliedByPair = new Map(adjustment.applied.map((a) => [a.pair, a]));
 
-  const results = pairs.map((pair, i) => {
+  const results = pairs.map((pair, i): ClosePairResult => {
     const applied = appliedByPair.get(pair);
     const a = byKey.get(pair.higher)!;
     const b = byKey.get(pair.lower)!;

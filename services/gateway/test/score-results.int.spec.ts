@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectToNats, encodeJson, topology, type NatsConnection } from "@adrank/messaging";
 import type { ScoreResult } from "@adrank/bus-contracts";
-import { openResultJoin } from "../src/rank/result-join.ts";
+import { openScoreResults } from "../src/operations/rank/score-results.ts";
 import { evaluationFixture } from "@adrank/bus-contracts/testing";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
@@ -27,7 +27,7 @@ const result = (requestId: string, jobId: string, score: number | null): ScoreRe
 describe("openResultJoin", () => {
   it("resolves each job with its first result and ignores a redelivery's second one", async () => {
     const requestId = randomUUID();
-    const join = openResultJoin(nc, topo, requestId, new AbortController().signal, () => "stopped", quiet);
+    const join = openScoreResults(nc, topo, requestId, new AbortController().signal, () => "stopped", quiet);
     const a = join.expect("job-a");
     const b = join.expect("job-b");
     nc.publish(topo.result(requestId, "job-a"), encodeJson(result(requestId, "job-a", 3.5)));
@@ -42,7 +42,7 @@ describe("openResultJoin", () => {
   it("answers every job still waiting with the stop sentence when the signal fires", async () => {
     const requestId = randomUUID();
     const stop = new AbortController();
-    const join = openResultJoin(nc, topo, requestId, stop.signal, () => "The asset was not scored in time.", quiet);
+    const join = openScoreResults(nc, topo, requestId, stop.signal, () => "The asset was not scored in time.", quiet);
     const pending = join.expect("job-slow");
     stop.abort();
     await expect(pending).resolves.toEqual({ ok: false, error: "The asset was not scored in time." });
@@ -54,7 +54,7 @@ describe("openResultJoin", () => {
     const requestId = randomUUID();
     const other = randomUUID();
     const stop = new AbortController();
-    const join = openResultJoin(nc, topo, requestId, stop.signal, () => "stopped", quiet);
+    const join = openScoreResults(nc, topo, requestId, stop.signal, () => "stopped", quiet);
     const pending = join.expect("job-x");
     nc.publish(topo.result(other, "job-x"), encodeJson(result(other, "job-x", 4)));
     await nc.flush();
