@@ -1,6 +1,8 @@
-/** What a reservation is for: scoring evaluations or pairwise panels, each with its own rate window. */
-export type UsageKind = "scoring" | "pairwise";
-export const USAGE_KINDS: readonly UsageKind[] = ["scoring", "pairwise"];
+import { UsageKind } from "@adrank/contracts";
+
+/** What a reservation is for: scoring evaluations or pairwise panels, each with its own rate window (the contract's UsageKind). */
+export type { UsageKind };
+export const USAGE_KINDS: readonly UsageKind[] = UsageKind.options;
 
 /**
  * The facts of one account's ledger, in the order of its subject on the LEDGER stream.

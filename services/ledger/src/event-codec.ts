@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { UsageKind as Kind } from "@adrank/contracts";
 import type { LedgerEvent } from "@adrank/ledger-domain";
 import { decodeJson, encodeJson } from "@adrank/messaging";
 
-const Kind = z.enum(["scoring", "pairwise"]);
 const Count = z.number().int().nonnegative();
 
 /** The shape of every event on the LEDGER stream; checked whenever an event is read back. */

@@ -1,3 +1,4 @@
+import type { UsageKind } from "@adrank/contracts";
 import type { ColumnType } from "kysely";
 
 // Tables of the ledger's Postgres projection. Owned by services/ledger, written only by its
@@ -49,7 +50,7 @@ export interface LedgerReservationsTable {
   account_id: string;
   reservation_id: string;
   key_id: string;
-  kind: "scoring" | "pairwise";
+  kind: UsageKind;
   units: number;
   units_used: number | null;
   status: "open" | "settled" | "expired";
@@ -74,7 +75,7 @@ export interface UsagePerDayView {
   stream: ColumnType<string, never, never>;
   account_id: ColumnType<string, never, never>;
   day: ColumnType<Date, never, never>;
-  kind: ColumnType<"scoring" | "pairwise", never, never>;
+  kind: ColumnType<UsageKind, never, never>;
   units_used: ColumnType<number, never, never>;
   reservations: ColumnType<number, never, never>;
 }

@@ -1,5 +1,6 @@
 // Typed failures of the API edge. They carry what the caller needs to read, never a status:
 // `to-http.ts` is the one place that maps them to the spec's statuses.
+import type { UsageKind } from "@adrank/contracts";
 
 /** Missing, malformed, unknown or revoked key; the message never says which (spec: 401). */
 export class UnauthenticatedError extends Error {
@@ -34,8 +35,6 @@ export class AudienceNotFoundError extends Error {
   }
 }
 
-/** What a request reserves: scoring evaluations (rank) or panels (pairwise). */
-export type UsageKind = "scoring" | "pairwise";
 
 const UNIT: Record<UsageKind, [string, string]> = { scoring: ["scoring evaluation", "scoring evaluations"], pairwise: ["pairwise panel", "pairwise panels"] };
 const units = (n: number, kind: UsageKind) => `${n} ${UNIT[kind][n === 1 ? 0 : 1]}`;
