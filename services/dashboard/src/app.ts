@@ -1,61 +1,19 @@
 import { existsSync } from "node:fs";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
-import type { Kysely } from "kysely";
-import type { Database } from "@adrank/db";
-import { accountsRepository, apiKeysRepository, audiencesRepository } from "@adrank/db/repositories";
-import type { LedgerClient } from "@adrank/ledger-client";
-import type { Logger } from "@adrank/runtime";
 import { isMalformedCookie, readCookie, SESSION_COOKIE, sessionCookie } from "./cookies.ts";
 import { csrfProblem } from "./csrf.ts";
+import { createRepos, type DashboardDeps } from "./deps.ts";
+// Declares request.user, which the onRequest hook below sets.
+import "./require-user.ts";
 import { audienceRoutes } from "./routes/audiences.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { playgroundRoutes } from "./routes/playground.ts";
 import { usageRoutes } from "./routes/usage.ts";
-import type { SecretBox } from "./secret-box.ts";
-import { sessionsRepository, type SessionUser } from "./sessions.ts";
-import type { SignInLimiter } from "./sign-in-limiter.ts";
-import type { SignUpLimiter } from "./sign-up-limiter.ts";
 
-export interface DashboardDeps {
-  db: Kysely<Database>;
-  ledger: Pick<LedgerClient, "grant" | "balance">;
-  /** The LEDGER stream of this namespace: the ledger's Postgres mirror may hold other namespaces' too. */
-  ledgerStream: string;
-  logger: Logger;
-  box: SecretBox;
-  /** Failed sign-ins and sign-up attempts, both counted in Postgres so every replica shares them. */
-  signInLimiter: SignInLimiter;
-  signUpLimiter: SignUpLimiter;
-  gatewayUrl: string;
-  signupCredits: number;
-  sessionTtlMs: number;
-  secureCookies: boolean;
-  /**
-   * Proxies in front of the console (0: none). The client address is taken that many hops from
-   * the right of X-Forwarded-For, where the nearest trusted proxy put it; an entry further left
-   * is whatever the caller wrote, so trusting every hop would let it pick its own address.
-   */
-  trustProxyHops?: number;
-  /** The built front end; the API works without it (tests). */
-  webRoot?: string;
-  isReady?: () => Promise<string | null>;
-}
-
-declare module "fastify" {
-  interface FastifyRequest {
-    user: SessionUser | null;
-  }
-}
-
-export type Repos = ReturnType<typeof repos>;
-const repos = (db: Kysely<Database>, ttlMs: number) => ({ accounts: accountsRepository(db), apiKeys: apiKeysRepository(db), audiences: audiencesRepository(db), sessions: sessionsRepository(db, ttlMs) });
-
-/** Answers 401 unless a session is signed in. */
-export async function requireUser(request: FastifyRequest, reply: FastifyReply) {
-  if (!request.user) return reply.code(401).send({ error: "Sign in to continue." });
-}
+// The package's entry point: callers of buildDashboard name its argument's type from here.
+export type { DashboardDeps } from "./deps.ts";
 
 /**
  * The console: a JSON API under /console/api for the single-page front end, served from the
@@ -69,7 +27,7 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
   const hops = deps.trustProxyHops ?? 0;
   const trustProxy = hops > 0 ? (_address: string, hop: number) => hop < hops : false;
   const app = Fastify({ loggerInstance, bodyLimit: 25 * 1024 * 1024, trustProxy, disableRequestLogging: false });
-  const r = repos(deps.db, deps.sessionTtlMs);
+  const r = createRepos(deps);
   app.decorateRequest("user", null);
 
   app.addHook("onRequest", async (request, reply) => {
@@ -109,7 +67,7 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
   await app.register(authRoutes, { prefix: "/console/api", deps, repos: r });
   await app.register(keyRoutes, { prefix: "/console/api", repos: r });
   await app.register(audienceRoutes, { prefix: "/console/api", repos: r });
-  await app.register(usageRoutes, { prefix: "/console/api", deps });
+  await app.register(usageRoutes, { prefix: "/console/api", repos: r });
   await app.register(playgroundRoutes, { prefix: "/console/api", deps, repos: r });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
-import type { Database } from "@adrank/db";
+import type { ConsoleLimitsRepository } from "@adrank/db/repositories";
 import { secondsUntil, windowOf } from "./fixed-window.ts";
 
 /** One limit an attempt must fit in: at most `limit` in each fixed window of `windowMs`. */
@@ -25,25 +24,16 @@ export type TakeResult = { ok: true; taken: TakenSlot[] } | { ok: false; scope: 
 export const counterKey = (scope: string, subject: string) => (subject === "" ? scope : `${scope}:${createHash("sha256").update(subject).digest("hex")}`);
 
 /**
- * Fixed-window counters in Postgres, so every console replica counts against the same limits.
- * Each increment is one `insert … on conflict … do update … returning` statement: atomic
- * across processes, and counted before the work it limits.
+ * Fixed-window counters in Postgres (through `store`), so every console replica counts against
+ * the same limits. Each increment is one atomic statement across processes, counted before the
+ * work it limits.
  *
- * @example const counters = limitCountersRepository(db);
+ * @example const counters = createLimitCounters(consoleLimitsRepository(db));
  */
-export function limitCountersRepository(db: Kysely<Database>, { now = Date.now, pruneEveryMs = 60_000 }: { now?: () => number; pruneEveryMs?: number } = {}) {
+export function createLimitCounters(store: ConsoleLimitsRepository, { now = Date.now, pruneEveryMs = 60_000 }: { now?: () => number; pruneEveryMs?: number } = {}) {
   let prunedAt = -Infinity;
-  const add = async (key: string, window: { start: Date; end: Date }): Promise<number> => {
-    const row = await db
-      .insertInto("dashboard_limit_counters")
-      .values({ key, window_start: window.start, window_end: window.end, count: 1 })
-      .onConflict((oc) => oc.columns(["key", "window_start"]).doUpdateSet((eb) => ({ count: eb("dashboard_limit_counters.count", "+", 1) })))
-      .returning("count")
-      .executeTakeFirstOrThrow();
-    return row.count;
-  };
 
-  const repo = {
+  const counters = {
     /**
      * Counts one attempt against every slot, in order, or against none: when a slot is full,
      * the attempt is given back to the slots already counted and the answer says which scope
@@ -55,17 +45,17 @@ export function limitCountersRepository(db: Kysely<Database>, { now = Date.now, 
       // Ended windows are removed now and then, by whichever replica gets there first.
       if (now() - prunedAt >= pruneEveryMs) {
         prunedAt = now();
-        await repo.prune();
+        await counters.prune();
       }
       const taken: TakenSlot[] = [];
       for (const slot of slots) {
         const at = now();
         const window = windowOf(at, slot.windowMs);
         const key = counterKey(slot.scope, slot.subject);
-        const count = await add(key, window);
+        const count = await store.increment(key, window);
         taken.push({ key, windowStart: window.start });
         if (count > slot.limit) {
-          await repo.giveBack(taken);
+          await counters.giveBack(taken);
           return { ok: false, scope: slot.scope, retryAfter: secondsUntil(window.end, at) };
         }
       }
@@ -74,28 +64,19 @@ export function limitCountersRepository(db: Kysely<Database>, { now = Date.now, 
 
     /** Undoes counted attempts (the attempt turned out not to count, e.g. a right password). */
     async giveBack(taken: TakenSlot[]): Promise<void> {
-      for (const t of taken) {
-        await db
-          .updateTable("dashboard_limit_counters")
-          .set((eb) => ({ count: eb("count", "-", 1) }))
-          .where("key", "=", t.key)
-          .where("window_start", "=", t.windowStart)
-          .where("count", ">", 0)
-          .execute();
-      }
+      for (const t of taken) await store.decrement(t.key, t.windowStart);
     },
 
     /** Forgets every window of one counter (a successful sign-in clears the email's failures). */
     async clear(scope: string, subject: string): Promise<void> {
-      await db.deleteFrom("dashboard_limit_counters").where("key", "=", counterKey(scope, subject)).execute();
+      await store.clear(counterKey(scope, subject));
     },
 
     /** Removes the windows that have ended; returns how many. */
     async prune(): Promise<number> {
-      const result = await db.deleteFrom("dashboard_limit_counters").where("window_end", "<=", new Date(now())).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return store.pruneEnded(new Date(now()));
     },
   };
-  return repo;
+  return counters;
 }
-export type LimitCountersRepository = ReturnType<typeof limitCountersRepository>;
+export type LimitCounters = ReturnType<typeof createLimitCounters>;

@@ -1,5 +1,5 @@
 import { addressKey } from "./client-address.ts";
-import type { LimitCountersRepository, TakenSlot } from "./limit-counters.ts";
+import type { LimitCounters, TakenSlot } from "./limit-counters.ts";
 
 export interface SignInLimits {
   /** Failed sign-ins one email may have per window; one address gets four times as many. */
@@ -22,7 +22,7 @@ export interface SignInAttempt {
  * concurrent guesses cannot slip past the limit; a success clears the email's count and gives
  * the address its attempt back.
  */
-export function createSignInLimiter(counters: Pick<LimitCountersRepository, "take" | "giveBack" | "clear">, limits: SignInLimits) {
+export function createSignInLimiter(counters: Pick<LimitCounters, "take" | "giveBack" | "clear">, limits: SignInLimits) {
   return {
     async begin(email: string, ip: string): Promise<SignInVerdict> {
       const subject = email.toLowerCase();

@@ -1,5 +1,5 @@
 import { addressKey } from "./client-address.ts";
-import type { LimitCountersRepository } from "./limit-counters.ts";
+import type { LimitCounters } from "./limit-counters.ts";
 
 export interface SignUpLimits {
   /** Sign-ups one client address (an IPv6 /64) may attempt per window. */
@@ -17,7 +17,7 @@ export type SignUpVerdict = { ok: true } | { ok: false; retryAfter: number; reas
  * attempt costs one small query, never a 32 MiB scrypt. An attempt the address limit refuses
  * does not use up the global allowance.
  */
-export function createSignUpLimiter(counters: Pick<LimitCountersRepository, "take">, limits: SignUpLimits) {
+export function createSignUpLimiter(counters: Pick<LimitCounters, "take">, limits: SignUpLimits) {
   return {
     async take(ip: string): Promise<SignUpVerdict> {
       const taken = await counters.take([

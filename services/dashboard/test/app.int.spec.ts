@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleLimitsRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
 import { createLogger } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
 import { buildDashboard } from "../src/app.ts";
 import { createSecretBox } from "../src/secret-box.ts";
-import { limitCountersRepository } from "../src/limit-counters.ts";
+import { createLimitCounters } from "../src/limit-counters.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter, type SignUpLimits } from "../src/sign-up-limiter.ts";
 
@@ -16,7 +17,7 @@ const grants: Array<{ accountId: string; credits: number }> = [];
 
 /** One console process on `db`; several on one database stand for replicas. */
 function buildConsole(db: TestDatabase["db"], opts: { signUp?: Partial<SignUpLimits>; trustProxyHops?: number } = {}) {
-  const counters = limitCountersRepository(db);
+  const counters = createLimitCounters(consoleLimitsRepository(db));
   return buildDashboard({
     db,
     ledger: {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleLimitsRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
-import { limitCountersRepository } from "../src/limit-counters.ts";
+import { createLimitCounters } from "../src/limit-counters.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
 
-// The limiters on a real Postgres schema, with a clock the test moves. Two repositories on
+// The limiters on a real Postgres schema, with a clock the test moves. Two sets of counters on
 // one database stand for two console replicas.
 
 let database: TestDatabase;
@@ -21,7 +22,7 @@ const HOUR = 60 * MINUTE;
 /** Two "replicas" sharing the database and a clock set to `at`. */
 function replicas(startAt: number) {
   const clock = { at: startAt };
-  const make = () => limitCountersRepository(database.db, { now: () => clock.at });
+  const make = () => createLimitCounters(consoleLimitsRepository(database.db), { now: () => clock.at });
   return { clock, a: make(), b: make() };
 }
 
@@ -120,7 +121,7 @@ describe("sign-up limiter in Postgres", () => {
 describe("limit counters", () => {
   it("prunes windows that have ended, and keeps the current ones", async () => {
     const clock = { at: Date.parse("2030-03-01T10:00:00Z") };
-    const counters = limitCountersRepository(database.db, { now: () => clock.at, pruneEveryMs: HOUR });
+    const counters = createLimitCounters(consoleLimitsRepository(database.db), { now: () => clock.at, pruneEveryMs: HOUR });
     await counters.take([{ scope: "test:prune", subject: "old", limit: 10, windowMs: 15 * MINUTE }]);
     await counters.take([{ scope: "test:prune", subject: "long", limit: 10, windowMs: 2 * HOUR }]);
     clock.at += 20 * MINUTE;

@@ -1,6 +1,19 @@
-// Data access of accounts, API keys and saved audiences, shared by the gateway, its admin
-// command and the dashboard so each rule (ownership, hashing only) is written once.
+// Data access of accounts, API keys, saved audiences, the console's users, sessions, limits and
+// playground keys, and the ledger mirror's usage, shared by the gateway, its admin command and
+// the dashboard so each rule (ownership, hashing only, one ledger stream) is written once.
+import type { Kysely } from "kysely";
+import type { Database } from "../tables/index.ts";
+
+/** What every repository is made from: the pool, or a transaction on it. Callers need no kysely import. */
+export type RepositoryDb = Kysely<Database>;
+
 export { accountsRepository, type AccountsRepository } from "./accounts.ts";
 export { apiKeysRepository, type ApiKeysRepository, type KeySummary, type StoredKey } from "./api-keys.ts";
 export { audiencesRepository, type AudiencesRepository, type NewAudience, type SavedAudienceRecord } from "./audiences.ts";
+export { consoleLimitsRepository, type ConsoleLimitsRepository, type CounterWindow } from "./console-limits.ts";
+export { dashboardSessionsRepository, type DashboardSessionsRepository, type SessionUser } from "./dashboard-sessions.ts";
+export { dashboardUsersRepository, type DashboardCredentials, type DashboardUsersRepository } from "./dashboard-users.ts";
+export { healthRepository, type HealthRepository } from "./health.ts";
 export { newId } from "./ids.ts";
+export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
+export { usageRepository, type CreditBalance, type UsageDay, type UsageRepository } from "./usage.ts";

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { ASSET_TYPES, CreateAudienceRequest, DEMOGRAPHIC_VALUES, GOALS, parseWith } from "@adrank/contracts";
 import type { SavedAudienceRecord } from "@adrank/db/repositories";
-import { requireUser, type Repos } from "../app.ts";
+import type { Repos } from "../deps.ts";
+import { requireUser } from "../require-user.ts";
 
 const view = (a: SavedAudienceRecord) => ({ id: a.id, name: a.name, description: a.description, demographics: a.demographics, createdAt: a.createdAt, updatedAt: a.updatedAt });
 

@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { accountsRepository, newId } from "@adrank/db/repositories";
-import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
+import type { DashboardDeps, Repos } from "../deps.ts";
 import { readCookie, SESSION_COOKIE, sessionCookie } from "../cookies.ts";
 import { tryAgainIn } from "../fixed-window.ts";
 import { hashPassword, passwordProblem, verifyPassword } from "../password.ts";
-
-const UNIQUE_VIOLATION = "23505";
+import { requireUser } from "../require-user.ts";
 
 const Credentials = z.object({ email: z.string().trim().toLowerCase().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/), password: z.string() });
 
@@ -35,29 +33,19 @@ export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: 
       return reply.code(429).header("retry-after", String(allowed.retryAfter)).send({ error, retryAfter: allowed.retryAfter });
     }
     const taken = () => reply.code(409).send({ error: "An account with this email exists; sign in instead.", field: "email" });
-    const existing = await deps.db.selectFrom("dashboard_users").select("id").where("email", "=", email).executeTakeFirst();
-    if (existing) return taken();
-    const userId = newId("usr");
+    if (await repos.users.exists(email)) return taken();
     const passwordHash = await hashPassword(password);
-    let account: { id: string };
-    try {
-      // One transaction: two sign-ups racing with one email leave one account, not an orphan and a 500.
-      account = await deps.db.transaction().execute(async (trx) => {
-        const created = await accountsRepository(trx).create(email);
-        await trx.insertInto("dashboard_users").values({ id: userId, email, password_hash: passwordHash, account_id: created.id }).execute();
-        return created;
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === UNIQUE_VIOLATION) return taken();
-      throw err;
-    }
+    // null: a sign-up racing with this one took the email first; it alone got an account.
+    const created = await repos.users.createWithAccount({ email, passwordHash });
+    if (!created) return taken();
+    const { userId, accountId } = created;
     if (deps.signupCredits > 0) {
-      const granted = await deps.ledger.grant({ accountId: account.id, grantId: `signup-${account.id}`, credits: deps.signupCredits, reason: "sign-up credits" });
-      if (!granted.ok) request.log.warn({ accountId: account.id, rejection: granted.rejection.type }, "sign-up credits were not granted");
+      const granted = await deps.ledger.grant({ accountId, grantId: `signup-${accountId}`, credits: deps.signupCredits, reason: "sign-up credits" });
+      if (!granted.ok) request.log.warn({ accountId, rejection: granted.rejection.type }, "sign-up credits were not granted");
     }
     await startSession(reply, userId);
-    request.log.info({ accountId: account.id }, "console sign-up");
-    return reply.code(201).send({ email, accountId: account.id });
+    request.log.info({ accountId }, "console sign-up");
+    return reply.code(201).send({ email, accountId });
   });
 
   app.post("/signin", async (request, reply) => {
@@ -67,11 +55,11 @@ export async function authRoutes(app: FastifyInstance, { deps, repos }: { deps: 
     // Counted as a failure before the password is checked, so parallel guesses cannot outrun the limit.
     const allowed = await deps.signInLimiter.begin(email, request.ip);
     if (!allowed.ok) return reply.code(429).header("retry-after", String(allowed.retryAfter)).send({ error: `Too many failed sign-ins. ${tryAgainIn(allowed.retryAfter)}`, retryAfter: allowed.retryAfter });
-    const user = await deps.db.selectFrom("dashboard_users").select(["id", "password_hash"]).where("email", "=", email).executeTakeFirst();
-    const ok = await verifyPassword(password, user?.password_hash ?? DECOY_HASH);
+    const user = await repos.users.findCredentials(email);
+    const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (!user || !ok) return reply.code(401).send({ error: "That email and password do not match." });
     await deps.signInLimiter.succeed(allowed.attempt);
-    await startSession(reply, user.id);
+    await startSession(reply, user.userId);
     return { email };
   });
 

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { issueKey } from "@adrank/api-keys";
-import { requireUser, type Repos } from "../app.ts";
+import type { Repos } from "../deps.ts";
+import { requireUser } from "../require-user.ts";
 
 const NewKey = z.object({ name: z.string().trim().min(1).max(80) });
 

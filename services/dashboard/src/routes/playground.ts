@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { issueKey } from "@adrank/api-keys";
-import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
+import type { DashboardDeps, Repos } from "../deps.ts";
+import { requireUser } from "../require-user.ts";
 
 /**
  * The playground calls the real public API with the account's own "console playground" key:
@@ -10,22 +11,13 @@ import { requireUser, type DashboardDeps, type Repos } from "../app.ts";
  */
 export async function playgroundRoutes(app: FastifyInstance, { deps, repos }: { deps: DashboardDeps; repos: Repos }) {
   async function playgroundKey(accountId: string): Promise<string> {
-    const stored = await deps.db
-      .selectFrom("dashboard_playground_keys as p")
-      .innerJoin("api_keys as k", "k.id", "p.key_id")
-      .select(["p.encrypted_key", "k.revoked_at"])
-      .where("p.account_id", "=", accountId)
-      .executeTakeFirst();
-    const opened = stored && stored.revoked_at === null ? deps.box.open(stored.encrypted_key) : null;
+    const stored = await repos.playgroundKeys.findForAccount(accountId);
+    const opened = stored && !stored.revoked ? deps.box.open(stored.encryptedKey) : null;
     if (opened) return opened;
     // None yet, revoked by the user, or sealed under an older secret: issue a fresh one.
     const issued = issueKey(randomBytes(41));
     const { id } = await repos.apiKeys.create({ accountId, name: "console playground", lookup: issued.lookup, hash: issued.hash, lastFour: issued.lastFour });
-    await deps.db
-      .insertInto("dashboard_playground_keys")
-      .values({ account_id: accountId, key_id: id, encrypted_key: deps.box.seal(issued.raw) })
-      .onConflict((oc) => oc.column("account_id").doUpdateSet({ key_id: id, encrypted_key: deps.box.seal(issued.raw) }))
-      .execute();
+    await repos.playgroundKeys.save(accountId, id, deps.box.seal(issued.raw));
     return issued.raw;
   }
 

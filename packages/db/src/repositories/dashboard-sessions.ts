@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database } from "@adrank/db";
+import type { Database } from "../tables/index.ts";
 
+/** The signed-in person a session cookie stands for. */
 export interface SessionUser {
   userId: string;
   email: string;
@@ -11,8 +12,11 @@ export interface SessionUser {
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** Sessions in Postgres, found by the hash of the cookie's random token. */
-export function sessionsRepository(db: Kysely<Database>, ttlMs: number, now: () => Date = () => new Date()) {
+/**
+ * Console sessions, found by the sha256 of the cookie's random token: a stolen table holds no
+ * usable session. `now` is the clock expiry is judged by (tests move it).
+ */
+export function dashboardSessionsRepository(db: Kysely<Database>, ttlMs: number, now: () => Date = () => new Date()) {
   return {
     async create(userId: string): Promise<{ token: string; expiresAt: Date }> {
       const token = randomBytes(32).toString("base64url");
@@ -20,6 +24,8 @@ export function sessionsRepository(db: Kysely<Database>, ttlMs: number, now: () 
       await db.insertInto("dashboard_sessions").values({ token_hash: hashToken(token), user_id: userId, csrf_token: randomBytes(24).toString("base64url"), expires_at: expiresAt }).execute();
       return { token, expiresAt };
     },
+
+    /** null for an unknown or expired token. */
     async find(token: string): Promise<SessionUser | null> {
       const row = await db
         .selectFrom("dashboard_sessions as s")
@@ -30,13 +36,15 @@ export function sessionsRepository(db: Kysely<Database>, ttlMs: number, now: () 
         .executeTakeFirst();
       return row ?? null;
     },
+
     async destroy(token: string): Promise<void> {
       await db.deleteFrom("dashboard_sessions").where("token_hash", "=", hashToken(token)).execute();
     },
+
     /** Old sessions are useless; removed on each sign-in so the table does not grow. */
     async prune(): Promise<void> {
       await db.deleteFrom("dashboard_sessions").where("expires_at", "<=", now()).execute();
     },
   };
 }
-export type SessionsRepository = ReturnType<typeof sessionsRepository>;
+export type DashboardSessionsRepository = ReturnType<typeof dashboardSessionsRepository>;

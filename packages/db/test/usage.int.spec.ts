@@ -1,0 +1,77 @@
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usageRepository } from "../src/repositories/index.ts";
+import { createTestDatabase, type TestDatabase } from "../src/testing.ts";
+
+// Rows of the ledger's mirror written directly, for two namespaces' streams that share an
+// account id: the repository must only ever see its own stream.
+
+let t: TestDatabase;
+/** Today's UTC date as Postgres sees it, `YYYY-MM-DD`. */
+let today: string;
+beforeAll(async () => {
+  t = await createTestDatabase("dbusage");
+  today = (await sql<{ d: string }>`select to_char((now() at time zone 'UTC')::date, 'YYYY-MM-DD') as d`.execute(t.db)).rows[0]!.d;
+  for (const stream of ["LEDGER", "other_LEDGER"]) {
+    await t.db.insertInto("ledger_mirrors").values({ stream, stream_created: new Date(), status: "projecting", problem: null }).execute();
+  }
+});
+afterAll(async () => {
+  await t?.destroy();
+});
+
+const dayOffset = (days: number) => new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+/** Noon UTC, `days` before today. */
+const noon = (days: number) => new Date(`${dayOffset(days)}T12:00:00Z`);
+
+let seq = 0;
+async function reservation(stream: string, accountId: string, r: { kind: "scoring" | "pairwise"; units: number; status: "open" | "settled" | "expired"; closedDaysAgo: number | null }) {
+  await t.db
+    .insertInto("ledger_reservations")
+    .values({
+      stream,
+      account_id: accountId,
+      reservation_id: `res-${++seq}`,
+      key_id: "key_x",
+      kind: r.kind,
+      units: r.units,
+      units_used: r.status === "settled" ? r.units : null,
+      status: r.status,
+      reserved_at: noon(r.closedDaysAgo ?? 0),
+      closed_at: r.closedDaysAgo === null ? null : noon(r.closedDaysAgo),
+    })
+    .execute();
+}
+
+describe("usage repository", () => {
+  it("reads the balance of one stream only, and null for an account the mirror has not seen", async () => {
+    await t.db.insertInto("ledger_accounts").values({ stream: "LEDGER", account_id: "acct_a", granted: 100, used: 30, reserved: 5, last_seq: 9, event_count: 9 }).execute();
+    await t.db.insertInto("ledger_accounts").values({ stream: "other_LEDGER", account_id: "acct_a", granted: 7, used: 0, reserved: 0, last_seq: 1, event_count: 1 }).execute();
+    await t.db.insertInto("ledger_accounts").values({ stream: "other_LEDGER", account_id: "acct_only_there", granted: 7, used: 0, reserved: 0, last_seq: 1, event_count: 1 }).execute();
+    const usage = usageRepository(t.db, "LEDGER");
+    expect(await usage.balance("acct_a")).toEqual({ granted: 100, used: 30, reserved: 5, available: 65 });
+    expect(await usage.balance("acct_only_there")).toBeNull();
+    expect(await usage.balance("acct_nobody")).toBeNull();
+    expect(await usageRepository(t.db, "other_LEDGER").balance("acct_a")).toEqual({ granted: 7, used: 0, reserved: 0, available: 7 });
+  });
+
+  it("sums settled units per UTC day and kind over the last 30 days, oldest first, of its own stream", async () => {
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 3, status: "settled", closedDaysAgo: 0 });
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 4, status: "settled", closedDaysAgo: 0 });
+    await reservation("LEDGER", "acct_u", { kind: "pairwise", units: 2, status: "settled", closedDaysAgo: 0 });
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 5, status: "settled", closedDaysAgo: 29 });
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 50, status: "settled", closedDaysAgo: 30 }); // too old
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 8, status: "open", closedDaysAgo: null }); // not settled
+    await reservation("LEDGER", "acct_u", { kind: "scoring", units: 9, status: "expired", closedDaysAgo: 1 }); // not settled
+    await reservation("other_LEDGER", "acct_u", { kind: "scoring", units: 1_000, status: "settled", closedDaysAgo: 0 }); // another namespace
+    await reservation("LEDGER", "acct_someone_else", { kind: "scoring", units: 77, status: "settled", closedDaysAgo: 0 });
+    const days = await usageRepository(t.db, "LEDGER").lastThirtyDays("acct_u");
+    expect(days).toHaveLength(3);
+    expect(days[0]).toEqual({ day: dayOffset(29), kind: "scoring", units: 5 });
+    expect(days.slice(1).sort((a, b) => a.kind.localeCompare(b.kind))).toEqual([
+      { day: today, kind: "pairwise", units: 2 },
+      { day: today, kind: "scoring", units: 7 },
+    ]);
+    expect(await usageRepository(t.db, "LEDGER").lastThirtyDays("acct_nobody")).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import {
+  apiKeysRepository,
+  audiencesRepository,
+  dashboardSessionsRepository,
+  dashboardUsersRepository,
+  playgroundKeysRepository,
+  usageRepository,
+  type RepositoryDb,
+} from "@adrank/db/repositories";
+import type { LedgerClient } from "@adrank/ledger-client";
+import type { Logger } from "@adrank/runtime";
+import type { SecretBox } from "./secret-box.ts";
+import type { SignInLimiter } from "./sign-in-limiter.ts";
+import type { SignUpLimiter } from "./sign-up-limiter.ts";
+
+// What the console is built from, in a file of its own: app.ts registers the routes and the
+// routes need these types, so neither imports the other.
+
+export interface DashboardDeps {
+  db: RepositoryDb;
+  ledger: Pick<LedgerClient, "grant" | "balance">;
+  /** The LEDGER stream of this namespace: the ledger's Postgres mirror may hold other namespaces' too. */
+  ledgerStream: string;
+  logger: Logger;
+  box: SecretBox;
+  /** Failed sign-ins and sign-up attempts, both counted in Postgres so every replica shares them. */
+  signInLimiter: SignInLimiter;
+  signUpLimiter: SignUpLimiter;
+  gatewayUrl: string;
+  signupCredits: number;
+  sessionTtlMs: number;
+  secureCookies: boolean;
+  /**
+   * Proxies in front of the console (0: none). The client address is taken that many hops from
+   * the right of X-Forwarded-For, where the nearest trusted proxy put it; an entry further left
+   * is whatever the caller wrote, so trusting every hop would let it pick its own address.
+   */
+  trustProxyHops?: number;
+  /** The built front end; the API works without it (tests). */
+  webRoot?: string;
+  isReady?: () => Promise<string | null>;
+}
+
+/** Every query the console makes goes through one of these; usage is bound to this namespace's stream. */
+export function createRepos(deps: Pick<DashboardDeps, "db" | "sessionTtlMs" | "ledgerStream">) {
+  return {
+    apiKeys: apiKeysRepository(deps.db),
+    audiences: audiencesRepository(deps.db),
+    sessions: dashboardSessionsRepository(deps.db, deps.sessionTtlMs),
+    users: dashboardUsersRepository(deps.db),
+    playgroundKeys: playgroundKeysRepository(deps.db),
+    usage: usageRepository(deps.db, deps.ledgerStream),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;
