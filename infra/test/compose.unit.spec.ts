@@ -52,7 +52,13 @@ describe("docker-compose.yml", () => {
   });
 
   test("services that use Postgres start after the migrations succeeded", () => {
-    for (const name of ["gateway", "ledger"]) {
+    // A service uses Postgres when its package depends on @adrank/db; none migrates itself.
+    const usesPostgres = servicesInRepository().filter((name) => {
+      const manifest = JSON.parse(readFileSync(fromRoot(`services/${name}/package.json`), "utf8")) as { dependencies?: Record<string, string> };
+      return manifest.dependencies?.["@adrank/db"] !== undefined;
+    });
+    expect(usesPostgres).toEqual(expect.arrayContaining(["gateway", "ledger", "dashboard"]));
+    for (const name of usesPostgres) {
       expect(compose.services[name]!.depends_on?.migrate, name).toEqual({ condition: "service_completed_successfully" });
     }
     expect(compose.services.migrate!.depends_on?.postgres).toEqual({ condition: "service_healthy" });

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import type { IDeployment } from "kubernetes-models/apps/v1";
+import { Job, type IJob } from "kubernetes-models/batch/v1";
 import type { IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
-import type { IConfigMap } from "kubernetes-models/v1";
+import type { IConfigMap, IContainer, IPodSpec } from "kubernetes-models/v1";
 import type { IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
 import { topology } from "@adrank/messaging";
 import { schemaErrors } from "./support/k8s-schemas.ts";
@@ -19,7 +20,35 @@ beforeAll(() => {
 });
 
 const deployments = (overlay: Overlay) => byKind<IDeployment>(rendered[overlay], "Deployment");
+const jobs = (overlay: Overlay) => byKind<IJob>(rendered[overlay], "Job");
 const podLabels = (d: IDeployment) => d.spec!.template.metadata!.labels ?? {};
+
+/** Every workload's pod (Deployments and the migrate Job), named by its kind and name. */
+const workloads = (overlay: Overlay): Array<{ name: string; pod: IPodSpec }> => [
+  ...deployments(overlay).map((d) => ({ name: `Deployment/${d.metadata!.name}`, pod: d.spec!.template.spec! })),
+  ...jobs(overlay).map((j) => ({ name: `Job/${j.metadata!.name}`, pod: j.spec!.template.spec! })),
+];
+const allContainers = (pod: IPodSpec) => [...(pod.initContainers ?? []), ...pod.containers];
+
+const MIGRATE_IMAGE = /(^|\/)(adrank\/)?migrate:/;
+const command = (c: IContainer) => [...(c.command ?? []), ...(c.args ?? [])];
+/** A container that would apply migrations: the migrate image as built (its CMD migrates), or migrate-cli without --check. */
+const runsMigrations = (c: IContainer) => {
+  const argv = command(c);
+  if (argv.length === 0) return MIGRATE_IMAGE.test(c.image ?? "");
+  return argv.some((a) => a.endsWith("migrate-cli.ts")) && !argv.includes("--check");
+};
+
+/** Schema errors; the Job's schema is Kubernetes' batch/v1 one (support/k8s-schemas.ts knows the other kinds). */
+function objectSchemaErrors(object: K8sObject): string[] {
+  if (object.apiVersion !== "batch/v1" || object.kind !== "Job") return schemaErrors(object);
+  try {
+    new Job(object as never).validate();
+    return [];
+  } catch (err) {
+    return [`batch/v1/Job ${object.metadata.name}: ${err instanceof Error ? err.message : String(err)}`];
+  }
+}
 
 /** Replicas a service keeps at the least: its autoscaler's minimum, else its fixed count. */
 function minimumReplicas(objects: K8sObject[], name: string): number {
@@ -33,7 +62,7 @@ function minimumReplicas(objects: K8sObject[], name: string): number {
 describe.each(overlays)("overlay %s", (overlay) => {
   test("renders and every object validates against its schema (Kubernetes OpenAPI, KEDA CRD)", () => {
     expect(rendered[overlay].length).toBeGreaterThan(10);
-    expect(rendered[overlay].flatMap(schemaErrors)).toEqual([]);
+    expect(rendered[overlay].flatMap(objectSchemaErrors)).toEqual([]);
   });
 
   test("has one Deployment per service, and every service in the repository is deployed", () => {
@@ -42,11 +71,11 @@ describe.each(overlays)("overlay %s", (overlay) => {
     expect(names).toEqual(expect.arrayContaining(servicesInRepository()));
   });
 
-  test("every container, init containers too, has cpu and memory requests and limits", () => {
-    const missing = deployments(overlay).flatMap((d) =>
-      [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].flatMap((c) =>
+  test("every container, init containers and the migrate Job's too, has cpu and memory requests and limits", () => {
+    const missing = workloads(overlay).flatMap(({ name, pod }) =>
+      allContainers(pod).flatMap((c) =>
         ["requests", "limits"].flatMap((kind) =>
-          ["cpu", "memory"].filter((r) => !(c.resources as Record<string, Record<string, unknown> | undefined>)?.[kind]?.[r]).map((r) => `${d.metadata!.name}/${c.name} ${kind}.${r}`),
+          ["cpu", "memory"].filter((r) => !(c.resources as Record<string, Record<string, unknown> | undefined>)?.[kind]?.[r]).map((r) => `${name}/${c.name} ${kind}.${r}`),
         ),
       ),
     );
@@ -80,14 +109,14 @@ describe.each(overlays)("overlay %s", (overlay) => {
     }
   });
 
-  test("pods run as a non-root user without privilege escalation", () => {
-    for (const d of deployments(overlay)) {
-      const pod = d.spec!.template.spec!;
-      expect(pod.securityContext?.runAsNonRoot, d.metadata!.name).toBe(true);
-      expect(pod.securityContext?.runAsUser, d.metadata!.name).toBeGreaterThan(0);
-      for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
-        expect(c.securityContext?.allowPrivilegeEscalation, `${d.metadata!.name}/${c.name}`).toBe(false);
-        expect(c.securityContext?.runAsUser ?? 1, `${d.metadata!.name}/${c.name}`).toBeGreaterThan(0);
+  test("pods, the migrate Job's too, run as a non-root user without privilege escalation", () => {
+    expect(jobs(overlay).length).toBeGreaterThan(0);
+    for (const { name, pod } of workloads(overlay)) {
+      expect(pod.securityContext?.runAsNonRoot, name).toBe(true);
+      expect(pod.securityContext?.runAsUser, name).toBeGreaterThan(0);
+      for (const c of allContainers(pod)) {
+        expect(c.securityContext?.allowPrivilegeEscalation, `${name}/${c.name}`).toBe(false);
+        expect(c.securityContext?.runAsUser ?? 1, `${name}/${c.name}`).toBeGreaterThan(0);
       }
     }
   });
@@ -99,9 +128,46 @@ describe.each(overlays)("overlay %s", (overlay) => {
     }
   });
 
-  test("the gateway runs the migrations in an init container before it starts", () => {
-    const [init] = named<IDeployment>(rendered[overlay], "Deployment", "gateway").spec!.template.spec!.initContainers ?? [];
-    expect(init?.image).toMatch(/(^|\/)(adrank\/)?migrate:/);
+  test("one Job, migrate, runs the migrations: the migrate image with the database Secret, bounded retries, cleaned up after", () => {
+    const all = jobs(overlay);
+    expect(all.map((j) => j.metadata!.name)).toEqual(["migrate"]);
+    const job = all[0]!;
+    const pod = job.spec!.template.spec!;
+    expect(pod.restartPolicy).toBe("OnFailure");
+    expect(pod.containers).toHaveLength(1);
+    const [migrate] = pod.containers;
+    expect(migrate!.image).toMatch(MIGRATE_IMAGE);
+    // The image's own command (node packages/db/src/migrate-cli.ts) migrates.
+    expect(command(migrate!)).toEqual([]);
+    expect(runsMigrations(migrate!)).toBe(true);
+    expect(migrate!.envFrom).toEqual([{ secretRef: { name: "adrank-database" } }]);
+    expect(job.spec!.backoffLimit).toBeGreaterThan(0);
+    expect(job.spec!.backoffLimit).toBeLessThanOrEqual(6);
+    expect(job.spec!.ttlSecondsAfterFinished).toBeGreaterThanOrEqual(600);
+    expect(job.spec!.activeDeadlineSeconds).toBeGreaterThan(0);
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(migrate!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+  });
+
+  test("no Deployment runs the migrations, in an init container or otherwise", () => {
+    const migrating = deployments(overlay).flatMap((d) => allContainers(d.spec!.template.spec!).filter(runsMigrations).map((c) => `${d.metadata!.name}/${c.name}`));
+    expect(migrating).toEqual([]);
+    const migrateImage = deployments(overlay).flatMap((d) => allContainers(d.spec!.template.spec!).filter((c) => MIGRATE_IMAGE.test(c.image ?? "")).map((c) => `${d.metadata!.name}/${c.name}`));
+    expect(migrateImage).toEqual([]);
+  });
+
+  test("every Deployment that uses the database waits for the migrate Job: its own image checks the schema first", () => {
+    const usesDatabase = deployments(overlay).filter((d) => d.spec!.template.spec!.containers.some((c) => (c.envFrom ?? []).some((e) => e.secretRef?.name === "adrank-database")));
+    expect(usesDatabase.map((d) => d.metadata!.name).sort()).toEqual(["dashboard", "gateway", "ledger"]);
+    for (const d of usesDatabase) {
+      const pod = d.spec!.template.spec!;
+      const [wait, ...others] = pod.initContainers ?? [];
+      const name = d.metadata!.name!;
+      expect(others, name).toEqual([]);
+      expect(wait?.image, name).toBe(pod.containers[0]!.image);
+      expect(command(wait!), name).toEqual(["node", "packages/db/src/migrate-cli.ts", "--check", "--wait", expect.stringMatching(/^\d+$/)]);
+      expect(wait!.envFrom, name).toEqual([{ secretRef: { name: "adrank-database" } }]);
+    }
   });
 
   test("only gateway and dashboard pods accept traffic from anywhere; everything else is denied by default", () => {
@@ -190,8 +256,8 @@ describe("configuration and secrets", () => {
   test.each(overlays)("%s: every ConfigMap and Secret a pod reads is rendered, or is one of the documented external Secrets", (overlay) => {
     const present = new Set(rendered[overlay].filter((o) => o.kind === "ConfigMap" || o.kind === "Secret").map((o) => `${o.kind}/${o.metadata.name}`));
     const referenced = new Set(
-      deployments(overlay).flatMap((d) =>
-        [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].flatMap((c) =>
+      workloads(overlay).flatMap(({ pod }) =>
+        allContainers(pod).flatMap((c) =>
           [
             ...(c.envFrom ?? []).map((e) => (e.configMapRef ? `ConfigMap/${e.configMapRef.name}` : `Secret/${e.secretRef!.name}`)),
             ...(c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [`Secret/${e.valueFrom.secretKeyRef.name}`] : [])),
@@ -204,7 +270,8 @@ describe("configuration and secrets", () => {
   });
 
   test("prod images are pinned to a registry and a tag", () => {
-    const images = deployments("prod").flatMap((d) => [...(d.spec!.template.spec!.initContainers ?? []), ...d.spec!.template.spec!.containers].map((c) => c.image!));
+    const images = workloads("prod").flatMap(({ pod }) => allContainers(pod).map((c) => c.image!));
+    expect(images).toEqual(expect.arrayContaining([expect.stringMatching(MIGRATE_IMAGE)]));
     for (const image of images) expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+\/[^:]+:(?!latest$)[\w.-]+$/);
   });
 });

@@ -1,17 +1,47 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { Migrator, type MigrationProvider, type Migration } from "kysely/migration";
 import { migrations } from "./migrations/index.ts";
 
-const provider: MigrationProvider = { getMigrations: async (): Promise<Record<string, Migration>> => migrations };
+/** The migrations of this build, as kysely's Migrator reads them (migrate and status alike). */
+export const migrationProvider: MigrationProvider = { getMigrations: async (): Promise<Record<string, Migration>> => migrations };
+
+/** kysely's default name of the table that records the applied migrations. */
+export const MIGRATION_TABLE = "kysely_migration";
 
 /**
- * Brings the schema up to date. Safe to run from several processes at once: kysely takes a
- * Postgres advisory lock around the run.
+ * The schema to migrate or check: the one given, else the connection's current schema (the
+ * first existing one on its search_path). Always naming it matters: without a schema kysely
+ * looks for its migration table in *every* schema, so a fresh schema next to a migrated one
+ * (test schemas in one database) would be taken as migrated. Null when no schema on the
+ * search_path exists.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema may be migrated
+export async function resolveSchema(db: Kysely<any>, schema?: string): Promise<string | null> {
+  if (schema) return schema;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? null;
+}
+
+/** A Migrator over this build's migrations, recording them in `schema`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema may be migrated
+export function createMigrator(db: Kysely<any>, schema: string): Migrator {
+  return new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+}
+
+/**
+ * Brings the schema up to date. Only the migrate step runs this (`npm run migrate`,
+ * packages/db/src/migrate-cli.ts; the migrate Job or compose service): services check the
+ * schema with assertSchemaCurrent and never migrate. Still safe to run from several processes
+ * at once: kysely takes a Postgres advisory lock around the run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema may be migrated
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const target = await resolveSchema(db, schema);
+  if (!target) {
+    const { rows } = await sql<{ path: string }>`select current_setting('search_path') as path`.execute(db);
+    throw new Error(`database migration failed: no schema on the search_path (${rows[0]?.path ?? "?"}) exists; create it first`);
+  }
+  const { error, results } = await createMigrator(db, target).migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ""}`, { cause: error });

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { createDb, migrateToLatest } from "@adrank/db";
+import { createDb, schemaProblem } from "@adrank/db";
+import { consoleLimitsRepository, healthRepository } from "@adrank/db/repositories";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology } from "@adrank/messaging";
 import { createLogger, loadConfig, onShutdown } from "@adrank/runtime";
-import { sql } from "kysely";
 import { buildDashboard } from "./app.ts";
 import { DIST, ensureWebBuilt } from "./build-web.ts";
 import { DashboardEnv, type DashboardConfig } from "./config.ts";
 import { createSecretBox } from "./secret-box.ts";
-import { limitCountersRepository } from "./limit-counters.ts";
+import { createLimitCounters } from "./limit-counters.ts";
 import { createSignInLimiter } from "./sign-in-limiter.ts";
 import { createSignUpLimiter } from "./sign-up-limiter.ts";
 
@@ -34,12 +34,18 @@ const started = performance.now();
 if (await ensureWebBuilt()) logger.info({ ms: Math.round(performance.now() - started) }, "console front end built");
 
 const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-dashboard" });
-const applied = await migrateToLatest(db);
-if (applied.length > 0) logger.info({ applied }, "database migrated");
+// The migrate step changes the schema; the console only checks it, and stops with what to do.
+const schemaRefusal = await schemaProblem(db);
+if (schemaRefusal) {
+  logger.fatal(schemaRefusal);
+  await db.destroy();
+  process.exit(1);
+}
 const nc = await connectToNats({ url: config.NATS_URL, name: "dashboard" });
 const ledger = createLedgerClient(nc, topology(config.ADRANK_NAMESPACE), { timeoutMs: 5_000 });
 // The limits' counters live in Postgres: every replica counts against the same ones.
-const counters = limitCountersRepository(db);
+const counters = createLimitCounters(consoleLimitsRepository(db));
+const health = healthRepository(db);
 
 const app = await buildDashboard({
   db,
@@ -62,7 +68,7 @@ const app = await buildDashboard({
   async isReady() {
     if (nc.isClosed()) return "NATS connection closed";
     try {
-      await sql`select 1`.execute(db);
+      await health.ping();
       return null;
     } catch {
       return "PostgreSQL unreachable";

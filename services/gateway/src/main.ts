@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { createDb, migrateToLatest } from "@adrank/db";
+import { createDb, schemaProblem } from "@adrank/db";
 import { createImageIntake } from "@adrank/images";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, ensureStream, openImageStore, topology } from "@adrank/messaging";
@@ -24,9 +24,14 @@ if (config.IMAGE_CA_FILE) logger.warn({ file: config.IMAGE_CA_FILE }, "IMAGE_CA_
 
 const topo = topology(config.ADRANK_NAMESPACE);
 const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-gateway" });
-// Every replica may run this at start: kysely holds a Postgres advisory lock around it.
-const applied = await migrateToLatest(db);
-if (applied.length > 0) logger.info({ applied }, "database migrated");
+// The migrate step (npm run migrate, the migrate Job or compose service) changes the schema;
+// the gateway only checks it, and stops with what to do when it is not this build's.
+const schemaRefusal = await schemaProblem(db);
+if (schemaRefusal) {
+  logger.fatal(schemaRefusal);
+  await db.destroy();
+  process.exit(1);
+}
 
 const nc = await connectToNats({ url: config.NATS_URL, name: "gateway" });
 await ensureStream(await jetstreamManager(nc), topo.streams.jobs, config.JOBS_JETSTREAM_REPLICAS);

@@ -1,5 +1,5 @@
 // The ledger service as a process: `node services/ledger/src/main.ts` (configuration in config.ts).
-import { createDb, migrateToLatest } from "@adrank/db";
+import { assertSchemaCurrent, createDb, SchemaNotCurrentError } from "@adrank/db";
 import { connectToNats, topology } from "@adrank/messaging";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { createMetrics } from "@adrank/telemetry";
@@ -17,9 +17,8 @@ try {
 const logger = createLogger("ledger", config.LOG_LEVEL);
 try {
   const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-ledger" });
-  // Several replicas may start at once: kysely holds an advisory lock around the run.
-  const applied = await migrateToLatest(db);
-  if (applied.length) logger.info({ applied }, "database migrated");
+  // The migrate step changes the schema; the ledger only checks it (the catch below says what to do).
+  await assertSchemaCurrent(db);
   const nc = await connectToNats({ url: config.NATS_URL, name: "ledger", noAsyncTraces: true });
   const ledger = await startLedger({
     nc,
@@ -59,6 +58,7 @@ try {
     process.exit(1);
   });
 } catch (err) {
-  logger.fatal({ err }, "ledger failed to start");
+  if (err instanceof SchemaNotCurrentError) logger.fatal(err.message);
+  else logger.fatal({ err }, "ledger failed to start");
   process.exit(1);
 }

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { createDb, migrateToLatest } from "@adrank/db";
+import { assertSchemaCurrent, createDb, SchemaNotCurrentError } from "@adrank/db";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology, type NatsConnection } from "@adrank/messaging";
 import { BaseEnv, envInt, loadConfig } from "@adrank/runtime";
@@ -42,7 +42,8 @@ try {
 const db = createDb({ connectionString: config.DATABASE_URL, max: 2, applicationName: "adrank-admin" });
 let nc: NatsConnection | null = null;
 try {
-  await migrateToLatest(db);
+  // Never migrates: a schema that is not this build's stops here with what to do (one line below).
+  await assertSchemaCurrent(db);
   await command.run(
     {
       accounts: accountsRepository(db),
@@ -62,7 +63,7 @@ try {
   );
 } catch (err) {
   // One line for the operator; the cause of an unexpected failure is on the same line.
-  const message = err instanceof AdminError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}${err instanceof Error && err.cause ? ` (${String(err.cause)})` : ""}`;
+  const message = err instanceof AdminError || err instanceof SchemaNotCurrentError ? err.message : `failed: ${err instanceof Error ? err.message : String(err)}${err instanceof Error && err.cause ? ` (${String(err.cause)})` : ""}`;
   console.error(`admin: ${message}`);
   process.exitCode = 1;
 } finally {
