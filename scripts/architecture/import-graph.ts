@@ -32,6 +32,7 @@ const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 export function loadWorkspaces(root: string): Workspace[] {
   const out: Workspace[] = [];
   for (const group of ["packages", "services"]) {
+    if (!existsSync(join(root, group))) continue;
     for (const name of readdirSync(join(root, group))) {
       const dir = join(group, name);
       const manifest = join(root, dir, "package.json");

@@ -1,17 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { PairwiseRequest } from "@adrank/contracts";
 import { parseJsonBody } from "../../http/parse-body.ts";
-import { validTraceparent } from "../../http/traceparent.ts";
-import { clientGoneSignal } from "../shared/client-gone.ts";
+import { operationCall, operationDeps, type MeteredRouteOptions } from "../shared/operation-context.ts";
 import { resolveAudience } from "../shared/resolve-audience.ts";
 import { runPairwise } from "./run-pairwise.ts";
 
-export interface PairwiseRouteOptions {
-  timeoutMs: number;
-  ledgerTimeoutMs: number;
+export interface PairwiseRouteOptions extends MeteredRouteOptions {
   presenceTimeoutMs: number;
   imageConcurrency: number;
-  now: () => number;
 }
 
 /** POST /api/v1/pairwise (operation compareCreativePairs). */
@@ -19,38 +15,19 @@ export default async function pairwiseRoutes(app: FastifyInstance, opts: Pairwis
   app.addHook("onRequest", app.authenticate);
 
   app.post("/", async (request, reply) => {
-    const caller = request.caller!;
     const body = parseJsonBody(PairwiseRequest, request.body);
-    const audience = await resolveAudience(app.repos.audiences, caller.accountId, body);
-    const { nc, js, topo, images } = app.bus;
+    const audience = await resolveAudience(app.repos.audiences, request.caller!.accountId, body);
     const result = await runPairwise(
       {
-        nc,
-        js,
-        topo,
-        ledger: app.ledger,
-        intake: app.imageIntake,
-        storeImage: (ref, bytes) => images.put(ref, bytes),
+        ...operationDeps(app, opts),
         imageConcurrency: opts.imageConcurrency,
-        timeoutMs: opts.timeoutMs,
-        ledgerTimeoutMs: opts.ledgerTimeoutMs,
         presenceTimeoutMs: opts.presenceTimeoutMs,
-        now: opts.now,
         observe: (results, settledPanels) => {
           for (const r of results) app.gatewayMetrics.panels.inc({ source: "pairwise", status: r.status });
           app.gatewayMetrics.billed.inc({ kind: "pairwise" }, settledPanels);
         },
       },
-      {
-        requestId: request.id,
-        caller,
-        body,
-        audience,
-        receivedAt: request.receivedAt,
-        clientGone: clientGoneSignal(reply),
-        traceparent: validTraceparent(request.headers.traceparent),
-        log: request.log,
-      },
+      { ...operationCall(request, reply), body, audience },
     );
     reply.header("X-RateLimit-Remaining", String(result.rateLimitRemaining));
     return result.body;

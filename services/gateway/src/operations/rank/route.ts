@@ -2,17 +2,13 @@ import type { FastifyInstance } from "fastify";
 import { RankRequest } from "@adrank/contracts";
 import { planRank, type ClosePairRefiner } from "@adrank/rank-assembly";
 import { parseJsonBody } from "../../http/parse-body.ts";
-import { validTraceparent } from "../../http/traceparent.ts";
-import { clientGoneSignal } from "../shared/client-gone.ts";
+import { operationCall, operationDeps, type MeteredRouteOptions } from "../shared/operation-context.ts";
 import { resolveAudience } from "../shared/resolve-audience.ts";
 import { runRank } from "./run-rank.ts";
 
-export interface RankRouteOptions {
-  timeoutMs: number;
-  ledgerTimeoutMs: number;
+export interface RankRouteOptions extends MeteredRouteOptions {
   assetConcurrency: number;
   refiner: ClosePairRefiner;
-  now: () => number;
 }
 
 /** POST /api/v1/rank (operation rankAssets). */
@@ -20,35 +16,10 @@ export default async function rankRoutes(app: FastifyInstance, opts: RankRouteOp
   app.addHook("onRequest", app.authenticate);
 
   app.post("/", async (request, reply) => {
-    const caller = request.caller!;
     const body = parseJsonBody(RankRequest, request.body);
-    const audience = await resolveAudience(app.repos.audiences, caller.accountId, body);
+    const audience = await resolveAudience(app.repos.audiences, request.caller!.accountId, body);
     const plan = planRank(body, audience);
-    const { nc, js, topo, images } = app.bus;
-    const result = await runRank(
-      {
-        nc,
-        js,
-        topo,
-        ledger: app.ledger,
-        intake: app.imageIntake,
-        storeImage: (ref, bytes) => images.put(ref, bytes),
-        refiner: opts.refiner,
-        assetConcurrency: opts.assetConcurrency,
-        timeoutMs: opts.timeoutMs,
-        ledgerTimeoutMs: opts.ledgerTimeoutMs,
-        now: opts.now,
-      },
-      {
-        requestId: request.id,
-        caller,
-        plan,
-        receivedAt: request.receivedAt,
-        clientGone: clientGoneSignal(reply),
-        traceparent: validTraceparent(request.headers.traceparent),
-        log: request.log,
-      },
-    );
+    const result = await runRank({ ...operationDeps(app, opts), refiner: opts.refiner, assetConcurrency: opts.assetConcurrency }, { ...operationCall(request, reply), plan });
     app.gatewayMetrics.billed.inc({ kind: "scoring" }, result.body.summary.scoring_evaluations);
     reply.header("X-RateLimit-Remaining", String(result.rateLimitRemaining));
     return result.body;
