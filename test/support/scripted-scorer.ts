@@ -36,8 +36,8 @@ export async function startScriptedScorer(nc: NatsConnection, topo: Topology, sc
     ackWaitMs: 30_000,
     maxDeliver: 1,
     logger: silent,
-    deadlineOf: (job) => job.deadline,
-    async handle(job, ctx) {
+    worker: "scripted",
+    async handle(job, ctx): Promise<ScoreResult["outcome"]> {
       const assetIndex = Number(job.jobId.split("_")[1]);
       const headers = Object.fromEntries([HEADERS.msgId, HEADERS.requestId, HEADERS.jobId, HEADERS.deadline].map((h) => [h, ctx.headers?.get(h) || undefined]));
       const scripted: ScriptedJob = { job, assetIndex, headers };
@@ -46,21 +46,21 @@ export async function startScriptedScorer(nc: NatsConnection, topo: Topology, sc
       inFlight.set(job.requestId, active);
       active.set(assetIndex, (active.get(assetIndex) ?? 0) + 1);
       peak.set(job.requestId, Math.max(peak.get(job.requestId) ?? 0, active.size));
-      const reply = (outcome: ScoreResult["outcome"]) => ({ subject: topo.result(job.requestId, job.jobId), payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted", outcome } satisfies ScoreResult });
       try {
         const plan = script(scripted);
         if (plan.kind === "silent") {
           await new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("deadline")), { once: true }));
         }
-        if (plan.kind === "fail") return reply({ ok: false, error: plan.error });
+        if (plan.kind === "fail") return { ok: false, error: plan.error };
         if (plan.kind !== "answer") throw new Error("unreachable");
         if (plan.delayMs) await new Promise((r) => setTimeout(r, plan.delayMs));
         if (plan.duplicateScore !== undefined) {
           // A redelivered job answers again: the gateway must keep the first answer only.
-          nc.publish(topo.result(job.requestId, job.jobId), encodeJson(reply({ ok: true, evaluation: evaluation(plan.score) }).payload));
-          return reply({ ok: true, evaluation: evaluation(plan.duplicateScore) });
+          const first = { requestId: job.requestId, jobId: job.jobId, worker: "scripted", outcome: { ok: true, evaluation: evaluation(plan.score) } } satisfies ScoreResult;
+          nc.publish(topo.result(job.requestId, job.jobId), encodeJson(first));
+          return { ok: true, evaluation: evaluation(plan.duplicateScore) };
         }
-        return reply({ ok: true, evaluation: evaluation(plan.score) });
+        return { ok: true, evaluation: evaluation(plan.score) };
       } finally {
         // An asset leaves the worker when its last evaluation is answered.
         const left = (active.get(assetIndex) ?? 1) - 1;
@@ -68,10 +68,7 @@ export async function startScriptedScorer(nc: NatsConnection, topo: Topology, sc
         else active.set(assetIndex, left);
       }
     },
-    onExhausted: (job) => ({
-      subject: topo.result(job.requestId, job.jobId),
-      payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted", outcome: { ok: false, error: "The scripted scorer gave up." } } satisfies ScoreResult,
-    }),
+    exhaustedError: "The scripted scorer gave up.",
   });
   return {
     seen,

@@ -25,20 +25,15 @@ export async function startScriptedVoter(nc: NatsConnection, topo: Topology, cho
     ackWaitMs: 30_000,
     maxDeliver: 1,
     logger: silent,
-    deadlineOf: (job) => job.deadline,
-    async handle(job) {
+    worker: "scripted-voter",
+    async handle(job): Promise<VoteResult["outcome"]> {
       seen.push(job);
       const choice = choose(job);
-      const outcome: VoteResult["outcome"] =
-        choice === null
-          ? { ok: true, model: "script:voter", response: "I cannot tell. (scripted)", choice: null, invalidReason: "the answer names no image", simulated: true }
-          : { ok: true, model: "script:voter", response: `Scripted vote.\nWINNER: ${choice === "first" ? 1 : 2}`, choice, simulated: true };
-      return { subject: topo.result(job.requestId, job.jobId), payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted-voter", outcome } satisfies VoteResult };
+      return choice === null
+        ? { ok: true, model: "script:voter", response: "I cannot tell. (scripted)", choice: null, invalidReason: "the answer names no image", simulated: true }
+        : { ok: true, model: "script:voter", response: `Scripted vote.\nWINNER: ${choice === "first" ? 1 : 2}`, choice, simulated: true };
     },
-    onExhausted: (job) => ({
-      subject: topo.result(job.requestId, job.jobId),
-      payload: { requestId: job.requestId, jobId: job.jobId, worker: "scripted-voter", outcome: { ok: false, error: "The scripted voter gave up." } } satisfies VoteResult,
-    }),
+    exhaustedError: "The scripted voter gave up.",
   });
   return { seen, stop: () => worker.stop() };
 }

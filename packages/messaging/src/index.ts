@@ -4,7 +4,7 @@ export { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 export { HEADERS } from "./headers.ts";
 export { encodeJson, decodeJson } from "./json.ts";
 export { openImageStore, type ImageStore } from "./image-store.ts";
-export { startJobWorker, type JobWorker, type JobWorkerOptions, type JobContext, type Reply, type WorkerLogger } from "./job-worker.ts";
+export { startJobWorker, WORKER_ID, type JobWorker, type JobWorkerOptions, type JobContext, type JobResultMessage, type JobFailureOutcome, type WorkerLogger } from "./job-worker.ts";
 export { openResultJoin, type ResultJoin, type ResultJoinOptions, type JoinLogger } from "./result-join.ts";
 export { publishJob } from "./publish-job.ts";
 export { answerPresence, askPresence } from "./presence.ts";

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { startDeadline } from "@adrank/runtime";
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -5,7 +6,7 @@ import type { z } from "zod";
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 import { encodeJson } from "./json.ts";
-import type { JobKind } from "@adrank/bus-contracts";
+import type { JobEnvelope, JobFailure, JobKind } from "@adrank/bus-contracts";
 import type { Topology } from "./topology.ts";
 
 const NANOS_PER_MS = 1_000_000;
@@ -17,9 +18,21 @@ export interface WorkerLogger {
   error(obj: object, msg?: string): void;
 }
 
-export interface Reply {
-  subject: string;
-  payload: unknown;
+/** This process as a worker (host:pid): the `worker` of the results it publishes and of its presence answers. */
+export const WORKER_ID = `${hostname()}:${process.pid}`;
+
+/** A failed job's outcome: a sentence the requester can read. */
+export type JobFailureOutcome = z.infer<typeof JobFailure>;
+
+/**
+ * The result message a worker publishes on `topo.result(requestId, jobId)`: the shape of
+ * bus-contracts' `jobResult(…)` schemas (ScoreResult, VoteResult, RefineResult).
+ */
+export interface JobResultMessage<O> {
+  requestId: string;
+  jobId: string;
+  worker: string;
+  outcome: O | JobFailureOutcome;
 }
 
 export interface JobContext {
@@ -32,7 +45,7 @@ export interface JobContext {
 /** How long after a job's deadline a handler that has not returned is given up on. */
 export const ABANDON_GRACE_MS = 2_000;
 
-export interface JobWorkerOptions<J> {
+export interface JobWorkerOptions<J extends JobEnvelope, O extends { ok: boolean }> {
   nc: NatsConnection;
   topo: Topology;
   kind: JobKind;
@@ -46,11 +59,17 @@ export interface JobWorkerOptions<J> {
   /** Replicas of the JOBS stream when this worker creates it (JOBS_JETSTREAM_REPLICAS). Default 1. */
   streamReplicas?: number;
   logger: WorkerLogger;
-  deadlineOf(job: J): number;
-  /** Does the work; returns the reply to publish. The message is acked after the reply is flushed. */
-  handle(job: J, ctx: JobContext): Promise<Reply>;
-  /** The reply for a job whose last delivery threw: the requester learns it failed instead of timing out. */
-  onExhausted(job: J, err: unknown): Reply;
+  /** Does the work; returns the job's outcome, which the worker publishes as its result. The message is acked after the result is flushed. */
+  handle(job: J, ctx: JobContext): Promise<O>;
+  /**
+   * The error sentence of a job whose last delivery threw, published as its failure outcome:
+   * the requester learns it failed instead of timing out.
+   */
+  exhaustedError: string;
+  /** Sees each outcome the handler returns (not the exhausted failure), before it is published: for metrics. */
+  onOutcome?(job: J, outcome: O): void;
+  /** The `worker` of the published results. Default WORKER_ID; tests running several workers in one process name them apart. */
+  worker?: string;
   now?: () => number;
 }
 
@@ -67,9 +86,15 @@ export interface JobWorker {
  * in-progress signals keep a long model call from being redelivered; a worker that dies
  * stops signalling and its job goes to another worker after `ackWaitMs`.
  */
-export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobWorker> {
+export async function startJobWorker<J extends JobEnvelope, O extends { ok: boolean }>(opts: JobWorkerOptions<J, O>): Promise<JobWorker> {
   const { nc, topo, kind, logger } = opts;
   const now = opts.now ?? Date.now;
+  const worker = opts.worker ?? WORKER_ID;
+  const handle = async (job: J, ctx: JobContext): Promise<O> => {
+    const outcome = await opts.handle(job, ctx);
+    opts.onOutcome?.(job, outcome);
+    return outcome;
+  };
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, topo.streams.jobs, opts.streamReplicas ?? 1);
   const durable = topo.consumer(opts.service);
@@ -108,7 +133,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
       msg.term("malformed job");
       return;
     }
-    const deadline = opts.deadlineOf(job);
+    const deadline = job.deadline;
     const remaining = deadline - now();
     if (remaining <= 0) {
       logger.warn({ seq: msg.seq, lateByMs: -remaining }, "job past its deadline: dropped");
@@ -121,7 +146,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
     const signal = AbortSignal.any([deadlineReached, hardStop.signal]);
     let abandon: NodeJS.Timeout | undefined;
     try {
-      let reply: Reply;
+      let outcome: O | JobFailureOutcome;
       try {
         const handled = inSpan(
           `${kind} job`,
@@ -130,7 +155,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
             parent: extractTraceContext(msg.headers),
             attributes: { "messaging.system": "nats", "messaging.destination.name": msg.subject, "messaging.consumer.group.name": durable, "adrank.delivery": deliveryCount, "adrank.service": opts.service },
           },
-          () => opts.handle(job, { signal, deliveryCount, headers: msg.headers }),
+          () => handle(job, { signal, deliveryCount, headers: msg.headers }),
         );
         // A handler that ignores its abort signal (a library call with no time-out of its own)
         // must not hold this loop for ever: past the deadline, nobody waits for its answer.
@@ -142,7 +167,7 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
           msg.term("deadline passed");
           return;
         }
-        reply = first;
+        outcome = first;
       } catch (err) {
         if (deadlineReached.aborted || now() >= deadline) {
           // Whoever waited has answered "time limit" already; a late failure reply would
@@ -157,10 +182,11 @@ export async function startJobWorker<J>(opts: JobWorkerOptions<J>): Promise<JobW
           return;
         }
         logger.error({ err, seq: msg.seq, deliveryCount }, "job failed on its last delivery");
-        reply = opts.onExhausted(job, err);
+        outcome = { ok: false, error: opts.exhaustedError };
       }
-      nc.publish(reply.subject, encodeJson(reply.payload));
-      // The reply must have reached the server before the job leaves the queue.
+      const result: JobResultMessage<O> = { requestId: job.requestId, jobId: job.jobId, worker, outcome };
+      nc.publish(topo.result(job.requestId, job.jobId), encodeJson(result));
+      // The result must have reached the server before the job leaves the queue.
       await nc.flush();
       msg.ack();
     } finally {

@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connectToNats, decodeJson, encodeJson, startJobWorker, topology, type NatsConnection, type JobWorker } from "../src/index.ts";
+import { connectToNats, decodeJson, encodeJson, startJobWorker, topology, WORKER_ID, type NatsConnection, type JobWorker } from "../src/index.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const Job = z.object({ requestId: z.string(), jobId: z.string(), deadline: z.number(), n: z.number(), holdMs: z.number().default(0) });
 type Job = z.infer<typeof Job>;
+/** What the test workers publish: the worker builds the envelope around the handler's outcome. */
+const Result = z.object({ requestId: z.string(), jobId: z.string(), worker: z.string(), outcome: z.object({ ok: z.boolean(), doubled: z.number().optional(), error: z.string().optional() }) });
+type Result = z.infer<typeof Result>;
 const silent = { info() {}, warn() {}, error() {} };
 
 describe("job worker over real JetStream", () => {
@@ -16,30 +19,29 @@ describe("job worker over real JetStream", () => {
 
   const startWorker = async (name: string, seen: string[]) => {
     const nc = await connectToNats({ url: NATS_URL, name });
-    const worker = await startJobWorker<Job>({
-      nc, topo, kind: "score", service: "scorer", schema: Job, concurrency: 2, ackWaitMs: 1_000, maxDeliver: 3, logger: silent,
-      deadlineOf: (j) => j.deadline,
+    const worker = await startJobWorker({
+      nc, topo, kind: "score", service: "scorer", schema: Job, concurrency: 2, ackWaitMs: 1_000, maxDeliver: 3, logger: silent, worker: name,
       async handle(job, { signal }) {
         seen.push(job.jobId);
         await new Promise((resolve, reject) => {
           const t = setTimeout(resolve, job.holdMs);
           signal.addEventListener("abort", () => { clearTimeout(t); reject(signal.reason); });
         });
-        return { subject: topo.result(job.requestId, job.jobId), payload: { jobId: job.jobId, doubled: job.n * 2, worker: name } };
+        return { ok: true, doubled: job.n * 2 };
       },
-      onExhausted: (job) => ({ subject: topo.result(job.requestId, job.jobId), payload: { jobId: job.jobId, failed: true } }),
+      exhaustedError: "failed",
     });
     workers.push({ nc, worker });
     return { nc, worker };
   };
 
   const collect = (requestId: string, count: number, timeoutMs: number) => {
-    const got: Array<Record<string, unknown>> = [];
+    const got: Result[] = [];
     const sub = client.subscribe(topo.resultsWildcard(requestId));
     const done = (async () => {
       const timer = setTimeout(() => sub.unsubscribe(), timeoutMs);
       for await (const m of sub) {
-        got.push(decodeJson(m.data) as Record<string, unknown>);
+        got.push(Result.parse(decodeJson(m.data)));
         if (got.length >= count) break;
       }
       clearTimeout(timer);
@@ -73,7 +75,8 @@ describe("job worker over real JetStream", () => {
     for (let n = 0; n < 5; n++) await publish({ requestId, jobId: `j${n}`, deadline: Date.now() + 10_000, n, holdMs: 20 });
     await publish({ requestId, jobId: "late", deadline: Date.now() - 1, n: 99, holdMs: 0 });
     const got = await results;
-    expect(got.map((r) => r.doubled).sort()).toEqual([0, 2, 4, 6, 8]);
+    expect(got.map((r) => r.outcome.doubled).sort()).toEqual([0, 2, 4, 6, 8]);
+    expect(got.every((r) => r.requestId === requestId && r.outcome.ok)).toBe(true);
     expect(got.some((r) => r.jobId === "late")).toBe(false);
   });
 
@@ -89,15 +92,14 @@ describe("job worker over real JetStream", () => {
     const nc = await connectToNats({ url: NATS_URL, name: "stuck-worker" });
     const lone = topology(`t${randomUUID().slice(0, 8)}`);
     const seen: string[] = [];
-    const worker = await startJobWorker<Job>({
+    const worker = await startJobWorker({
       nc, topo: lone, kind: "score", service: "scorer", schema: Job, concurrency: 1, ackWaitMs: 10_000, maxDeliver: 1, logger: silent,
-      deadlineOf: (j) => j.deadline,
       async handle(job) {
         seen.push(job.jobId);
         if (job.jobId === "stuck") await new Promise(() => {});
-        return { subject: lone.result(job.requestId, job.jobId), payload: { jobId: job.jobId } };
+        return { ok: true };
       },
-      onExhausted: (job) => ({ subject: lone.result(job.requestId, job.jobId), payload: { jobId: job.jobId, failed: true } }),
+      exhaustedError: "failed",
     });
     try {
       const requestId = randomUUID();
@@ -108,10 +110,45 @@ describe("job worker over real JetStream", () => {
       await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "next", deadline: started + 20_000, n: 2 }));
       let answered: Record<string, unknown> | null = null;
       for await (const m of sub) answered = decodeJson(m.data) as Record<string, unknown>;
-      expect(answered).toEqual({ jobId: "next" });
+      expect(answered).toEqual({ requestId, jobId: "next", worker: WORKER_ID, outcome: { ok: true } });
       // The deadline (0.5 s) plus the grace (2 s), not the ack wait or never.
       expect(Date.now() - started).toBeLessThan(6_000);
       expect(seen).toEqual(["stuck", "next"]);
+    } finally {
+      await worker.stop().catch(() => {});
+      await nc.close();
+      await (await jetstreamManager(client)).streams.delete(lone.streams.jobs.name).catch(() => {});
+    }
+  });
+
+  it("answers a job that failed on every delivery with the failure sentence, and shows onOutcome the handler's outcomes only", async () => {
+    const nc = await connectToNats({ url: NATS_URL, name: "failing-worker" });
+    const lone = topology(`t${randomUUID().slice(0, 8)}`);
+    const seen: string[] = [];
+    const outcomes: Array<[string, unknown]> = [];
+    const worker = await startJobWorker({
+      nc, topo: lone, kind: "score", service: "scorer", schema: Job, concurrency: 1, ackWaitMs: 10_000, maxDeliver: 2, logger: silent,
+      async handle(job) {
+        seen.push(job.jobId);
+        if (job.jobId === "broken") throw new Error("boom");
+        return { ok: true, doubled: job.n * 2 };
+      },
+      exhaustedError: "The test job failed.",
+      onOutcome: (job, outcome) => outcomes.push([job.jobId, outcome]),
+    });
+    try {
+      const requestId = randomUUID();
+      const sub = client.subscribe(lone.resultsWildcard(requestId), { max: 2, timeout: 10_000 });
+      const js = jetstream(client);
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "broken", deadline: Date.now() + 20_000, n: 1 }));
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "fine", deadline: Date.now() + 20_000, n: 2 }));
+      const got: Result[] = [];
+      for await (const m of sub) got.push(Result.parse(decodeJson(m.data)));
+      expect(got.find((r) => r.jobId === "broken")).toEqual({ requestId, jobId: "broken", worker: WORKER_ID, outcome: { ok: false, error: "The test job failed." } });
+      expect(got.find((r) => r.jobId === "fine")).toEqual({ requestId, jobId: "fine", worker: WORKER_ID, outcome: { ok: true, doubled: 4 } });
+      // Retried once (maxDeliver 2), then answered as failed.
+      expect(seen.filter((id) => id === "broken")).toHaveLength(2);
+      expect(outcomes).toEqual([["fine", { ok: true, doubled: 4 }]]);
     } finally {
       await worker.stop().catch(() => {});
       await nc.close();
@@ -133,7 +170,7 @@ describe("job worker over real JetStream", () => {
     await startWorker("survivor", seenB);
     const got = await results; // waits for a possible duplicate too
     expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ jobId: "slow", doubled: 42, worker: "survivor" });
+    expect(got[0]).toMatchObject({ jobId: "slow", worker: "survivor", outcome: { ok: true, doubled: 42 } });
     expect(seenB).toEqual(["slow"]);
   }, 15_000);
 });

@@ -37,19 +37,18 @@ describe("panel session over real JetStream", () => {
   beforeAll(async () => {
     nc = await connectToNats({ url: NATS_URL, name: "panel-client-test" });
     voterNc = await connectToNats({ url: NATS_URL, name: "panel-client-test-voter" });
-    worker = await startJobWorker<VoteJob>({
-      nc: voterNc, topo, kind: "vote", service: "panel-voter", schema: VoteJob, concurrency: 5, ackWaitMs: 2_000, maxDeliver: 1, logger: silent,
-      deadlineOf: (j) => j.deadline,
-      async handle(job, { signal }) {
+    worker = await startJobWorker({
+      nc: voterNc, topo, kind: "vote", service: "panel-voter", schema: VoteJob, concurrency: 5, ackWaitMs: 2_000, maxDeliver: 1, logger: silent, worker: "test",
+      async handle(job, { signal }): Promise<VoteResult["outcome"]> {
         seen.push(job);
         const outcome = answer(job);
         if (outcome === "silent") {
           // Holds the job until the session gives up on it.
-          await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+          return await new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
         }
-        return { subject: topo.result(job.requestId, job.jobId), payload: { requestId: job.requestId, jobId: job.jobId, worker: "test", outcome } };
+        return outcome;
       },
-      onExhausted: (job) => ({ subject: topo.result(job.requestId, job.jobId), payload: { requestId: job.requestId, jobId: job.jobId, worker: "test", outcome: { ok: false, error: "The voter failed." } } }),
+      exhaustedError: "The voter failed.",
     });
   });
 

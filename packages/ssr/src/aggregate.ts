@@ -1,11 +1,9 @@
+import { GENERATORS_PER_REPETITION, REPETITIONS_PER_EVALUATION } from "@adrank/contracts";
 import { confidenceLabel, type ConfidenceLabel } from "./confidence.ts";
 import { mean, meanRow } from "./mean.ts";
 import { LEVELS, type PmfOptions } from "./pmf.ts";
 import { sampleFromSimilarities, type RatedSample, type SampleSimilarities } from "./sample.ts";
 import { SsrInputError } from "./ssr-input-error.ts";
-
-export const REPETITIONS = 3;
-export const GENERATORS_PER_REPETITION = 2;
 
 /** The two generator samples of one repetition, generator 0 first. */
 export type RepetitionSamples = readonly [RatedSample, RatedSample];
@@ -38,7 +36,7 @@ export interface AggregateScore {
  * aggregateEvaluation([[s, s], [s, s], [s, s]]).confidence; // "high" when s is decided
  */
 export function aggregateEvaluation(repetitions: ReadonlyArray<RepetitionSamples>): AggregateScore {
-  if (repetitions.length !== REPETITIONS) throw new SsrInputError(`expected ${REPETITIONS} repetitions, got ${repetitions.length}`);
+  if (repetitions.length !== REPETITIONS_PER_EVALUATION) throw new SsrInputError(`expected ${REPETITIONS_PER_EVALUATION} repetitions, got ${repetitions.length}`);
   for (const repetition of repetitions) {
     if (repetition.length !== GENERATORS_PER_REPETITION) throw new SsrInputError(`expected ${GENERATORS_PER_REPETITION} samples per repetition, got ${repetition.length}`);
     for (const sample of repetition) assertRatedSample(sample);

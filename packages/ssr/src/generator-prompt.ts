@@ -1,14 +1,12 @@
+import { REPETITIONS_PER_EVALUATION, type ScoreLayer } from "@adrank/contracts";
 import { copyText } from "./copy-text.ts";
 import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
 import { goalQuestion } from "./goal-framing.ts";
 import type { Persona } from "./persona.ts";
 
-/** messaging's ScoreLayer. */
-export type Layer = "full-ad-package" | "image-only" | "copy-only";
-
 export interface GeneratorPromptInput {
   persona: Persona;
-  layer: Layer;
+  layer: ScoreLayer;
   /** Normalized copy (preferred keys); never shown in the image-only layer. */
   copy: Readonly<Record<string, string>> | null;
   goal: string;
@@ -27,7 +25,7 @@ export const RATIONALE_PREFIX = "RATIONALE:";
 export const PRODUCT_PREFIX = "PRODUCT:";
 
 /** The attached image is named first so the model knows what it is looking at. */
-function layerLines(layer: Layer, copy: string | null): string[] {
+function layerLines(layer: ScoreLayer, copy: string | null): string[] {
   switch (layer) {
     case "full-ad-package":
       return copy
@@ -68,7 +66,7 @@ export function buildGeneratorPrompt({ persona, layer, copy, goal, repetition }:
     "Answer in 2 to 4 sentences, in your own words, saying how you would react and how sure you are (for example: definitely not, probably not, not sure, probably, definitely). Do not give a number, a score or a rating scale.",
     `Then end with exactly these two lines and nothing after them:\n${RATIONALE_PREFIX} <one sentence on what in the creative drives your reaction>\n${PRODUCT_PREFIX} <one sentence on what you think is being offered>`,
     // Repetitions are independent draws of the same question; saying so discourages echoing.
-    `(Independent response ${repetition + 1} of 3.)`,
+    `(Independent response ${repetition + 1} of ${REPETITIONS_PER_EVALUATION}.)`,
   ].join("\n\n");
   return { system, user };
 }

@@ -1,8 +1,10 @@
 // Values
 export { LEVELS, pmfFromSimilarities, scoreFromPmf, uniformPmf } from "./pmf.ts";
 export { cosineSimilarity } from "./cosine.ts";
-export { sampleFromSimilarities } from "./sample.ts";
-export { aggregateEvaluation, aggregateFromSimilarities, normalizedEntropy, populationStdDev, topMarginOf, REPETITIONS, GENERATORS_PER_REPETITION } from "./aggregate.ts";
+export { sampleFromSimilarities, similaritiesToAnchors } from "./sample.ts";
+export { aggregateEvaluation, aggregateFromSimilarities, normalizedEntropy, populationStdDev, topMarginOf } from "./aggregate.ts";
+export { planEvaluation } from "./evaluation-plan.ts";
+export { evaluationResult } from "./evaluation-result.ts";
 export { confidenceLabel, CONFIDENCE_THRESHOLDS } from "./confidence.ts";
 export { ANCHOR_SETS, DEFAULT_ANCHOR_GOAL, anchorSets } from "./anchors.ts";
 export { DEMOGRAPHIC_DEFAULTS, DEMOGRAPHIC_FIELDS, describeDemographic } from "./demographics.ts";
@@ -19,10 +21,12 @@ export { SsrInputError, isSsrInputError } from "./ssr-input-error.ts";
 export type { PmfOptions } from "./pmf.ts";
 export type { RatedSample, SampleSimilarities } from "./sample.ts";
 export type { AggregateScore, RepetitionSamples } from "./aggregate.ts";
+export type { EvaluationPlan, EvaluationPlanInput, PlannedGeneratorCall } from "./evaluation-plan.ts";
+export type { EvaluationResult } from "./evaluation-result.ts";
 export type { ConfidenceLabel, ConfidenceSignals } from "./confidence.ts";
 export type { AnchorSet } from "./anchors.ts";
 export type { DemographicField } from "./demographics.ts";
 export type { Persona, PersonaInputLike } from "./persona.ts";
 export type { Placement } from "./placement.ts";
-export type { GeneratorPromptInput, GeneratorAnswer, Layer, Prompt } from "./generator-prompt.ts";
+export type { GeneratorPromptInput, GeneratorAnswer, Prompt } from "./generator-prompt.ts";
 export type { VotePromptInput, VoteAnswer } from "./vote-prompt.ts";

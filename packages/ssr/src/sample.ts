@@ -1,3 +1,4 @@
+import { cosineSimilarity } from "./cosine.ts";
 import { meanRow } from "./mean.ts";
 import { LEVELS, pmfFromSimilarities, scoreFromPmf, type PmfOptions } from "./pmf.ts";
 import { SsrInputError } from "./ssr-input-error.ts";
@@ -7,6 +8,17 @@ import { SsrInputError } from "./ssr-input-error.ts";
  * (anchor levels 1..5).
  */
 export type SampleSimilarities = ReadonlyArray<readonly number[]>;
+
+/**
+ * One answer's cosines to the anchors of every reference set, set by set, anchor by anchor:
+ * what `sampleFromSimilarities` rates.
+ *
+ * @example
+ * similaritiesToAnchors([1, 0], [[[1, 0], [0, 1]]]); // [[1, 0]]
+ */
+export function similaritiesToAnchors(answer: readonly number[], anchorSets: ReadonlyArray<ReadonlyArray<readonly number[]>>): number[][] {
+  return anchorSets.map((set) => set.map((anchor) => cosineSimilarity(answer, anchor)));
+}
 
 /** One generator sample rated against every reference set of its goal. */
 export interface RatedSample {

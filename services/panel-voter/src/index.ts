@@ -1,3 +1,3 @@
 export { castVote, VoteError, type CastVoteDeps } from "./cast-vote.ts";
-export { createVoteHandler, voteFailureReply } from "./vote-handler.ts";
+export { createVoteHandler, VOTE_EXHAUSTED_ERROR } from "./vote-handler.ts";
 export { VoterEnv, type VoterConfig } from "./config.ts";

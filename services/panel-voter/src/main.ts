@@ -1,10 +1,10 @@
-import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
-import { VoteJob, type VoteResult } from "@adrank/bus-contracts";
+import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology, WORKER_ID } from "@adrank/messaging";
+import { VoteJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { modelsFromEnv } from "@adrank/models";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { VoterEnv } from "./config.ts";
-import { createVoteHandler, voteFailureReply, WORKER_ID } from "./vote-handler.ts";
+import { createVoteHandler, VOTE_EXHAUSTED_ERROR } from "./vote-handler.ts";
 
 const config = loadConfig(VoterEnv);
 const logger = createLogger("panel-voter", config.LOG_LEVEL);
@@ -19,7 +19,6 @@ logger.info({ voter: model }, "voter model configured");
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter" });
 const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.VOTER_IMAGE_CACHE_BYTES);
-const handle = createVoteHandler(topo, { voter, loadImage: images.get });
 
 const worker = await startJobWorker({
   nc,
@@ -32,14 +31,9 @@ const worker = await startJobWorker({
   maxDeliver: config.VOTER_MAX_DELIVER,
   streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
-  deadlineOf: (job) => job.deadline,
-  handle: async (job, { signal }) => {
-    const reply = await handle(job, signal);
-    const { outcome } = reply.payload as VoteResult;
-    votes.inc({ outcome: !outcome.ok ? "failed" : outcome.choice === null ? "invalid" : "valid" });
-    return reply;
-  },
-  onExhausted: (job) => voteFailureReply(topo, job),
+  handle: createVoteHandler({ voter, loadImage: images.get }),
+  exhaustedError: VOTE_EXHAUSTED_ERROR,
+  onOutcome: (_job, outcome) => votes.inc({ outcome: !outcome.ok ? "failed" : outcome.choice === null ? "invalid" : "valid" }),
 });
 // The gateway asks before it accepts a pairwise request: a reply proves a voter runs now.
 const presence = answerPresence(nc, topo.presence("panel-voter"), () => ({ service: "panel-voter", worker: WORKER_ID, model, simulated: voter.provider === "sim" }));

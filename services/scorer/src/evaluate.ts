@@ -1,9 +1,7 @@
 import type { Embedder, Generator } from "@adrank/models";
 import type { Evaluation, ScoreJob } from "@adrank/bus-contracts";
-import { aggregateEvaluation, buildGeneratorPrompt, buildPersona, cosineSimilarity, parseGeneratorAnswer, sampleFromSimilarities } from "@adrank/ssr";
+import { evaluationResult, parseGeneratorAnswer, planEvaluation, similaritiesToAnchors } from "@adrank/ssr";
 import type { AnchorEmbeddings } from "./anchor-embeddings.ts";
-
-export const REPETITIONS = 3;
 
 export interface EvaluationDeps {
   generators: readonly [Generator, Generator];
@@ -19,61 +17,46 @@ export class EvaluationError extends Error {
 }
 
 /**
- * One scoring evaluation: 3 repetitions x 2 generators, run at once; their answers embedded
- * in one batched call; each answer's similarity to every anchor set turned into a pmf; then
- * the SSR aggregate with its confidence signals.
+ * One scoring evaluation as ssr plans it: its generator calls run at once, their answers are
+ * embedded in one batched call and compared with the goal's anchors, and ssr turns that into
+ * the aggregate with its confidence signals. This adds the models and the image.
  */
 export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: AbortSignal): Promise<Evaluation> {
-  const persona = buildPersona(job.persona);
-  const needsImage = job.layer !== "copy-only";
-  const bytes = needsImage ? await deps.loadImage(job.image.ref) : null;
-  if (needsImage && !bytes) throw new EvaluationError("The prepared image expired before it could be scored; please retry the request.");
+  const plan = planEvaluation({ persona: job.persona, layer: job.layer, copy: job.copy });
+  const bytes = plan.showsImage ? await deps.loadImage(job.image.ref) : null;
+  if (plan.showsImage && !bytes) throw new EvaluationError("The prepared image expired before it could be scored; please retry the request.");
   const images = bytes ? [{ bytes, mime: job.image.mime }] : [];
-  const copy = job.layer === "image-only" ? null : job.copy;
 
   const anchorVectors = deps.anchors.forGoal(job.persona.goal, signal);
-  const calls = [];
-  for (let repetition = 0; repetition < REPETITIONS; repetition++) {
-    for (let generatorIndex = 0; generatorIndex < 2; generatorIndex++) {
-      const prompt = buildGeneratorPrompt({ persona, layer: job.layer, copy, goal: job.persona.goal, repetition, generatorIndex });
-      const generator = deps.generators[generatorIndex as 0 | 1];
-      calls.push(
-        generator.generate({
-          system: prompt.system,
-          user: prompt.user,
-          images,
-          signal,
-          simHints: {
-            task: "rate",
-            goal: job.persona.goal,
-            assetType: job.persona.assetType,
-            platform: job.persona.platform,
-            copy,
-            demographics: job.persona.audience.demographics,
-            repetition,
-            generatorIndex,
-          },
-        }),
-      );
-    }
-  }
-  const results = await Promise.all(calls);
-  const parsed = results.map((r) => parseGeneratorAnswer(r.text));
-  const [vectors, anchorSets] = await Promise.all([deps.embedder.embed(parsed.map((p) => p.answer), signal), anchorVectors]);
-  if (vectors.length !== parsed.length) throw new EvaluationError("The embedding model returned the wrong number of vectors.");
+  const results = await Promise.all(
+    plan.calls.map(({ repetition, generatorIndex, prompt }) =>
+      deps.generators[generatorIndex as 0 | 1].generate({
+        system: prompt.system,
+        user: prompt.user,
+        images,
+        signal,
+        simHints: {
+          task: "rate",
+          goal: job.persona.goal,
+          assetType: job.persona.assetType,
+          platform: job.persona.platform,
+          copy: plan.copy,
+          demographics: job.persona.audience.demographics,
+          repetition,
+          generatorIndex,
+        },
+      }),
+    ),
+  );
+  const answers = results.map((r) => parseGeneratorAnswer(r.text));
+  const [vectors, anchorSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);
+  if (vectors.length !== answers.length) throw new EvaluationError("The embedding model returned the wrong number of vectors.");
 
-  const samples = vectors.map((v) => sampleFromSimilarities(anchorSets.map((set) => set.map((anchor) => cosineSimilarity(v, anchor)))));
-  const aggregate = aggregateEvaluation([
-    [samples[0]!, samples[1]!],
-    [samples[2]!, samples[3]!],
-    [samples[4]!, samples[5]!],
-  ]);
-  // The rationale and product read of the sample closest to the final score speak for it.
-  const closest = samples.reduce((best, s, i) => (Math.abs(s.score - aggregate.score) < Math.abs(samples[best]!.score - aggregate.score) ? i : best), 0);
   return {
-    ...aggregate,
-    rationale: parsed[closest]!.rationale,
-    productRead: parsed[closest]!.productRead,
+    ...evaluationResult(
+      answers,
+      vectors.map((v) => similaritiesToAnchors(v, anchorSets)),
+    ),
     generatorModels: deps.generators.map((g) => `${g.provider}:${g.model}`),
     embeddingModel: `${deps.embedder.provider}:${deps.embedder.model}`,
     simulated: results.some((r) => r.simulated),

@@ -1,12 +1,12 @@
 import { anchorSets } from "@adrank/ssr";
 import { modelsFromEnv } from "@adrank/models";
 import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
-import { ScoreJob, type ScoreResult } from "@adrank/bus-contracts";
+import { ScoreJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { ScorerEnv } from "./config.ts";
 import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
-import { createScoreHandler, failureReply } from "./score-handler.ts";
+import { createScoreHandler, SCORE_EXHAUSTED_ERROR } from "./score-handler.ts";
 
 const config = loadConfig(ScorerEnv);
 const logger = createLogger("scorer", config.LOG_LEVEL);
@@ -26,7 +26,7 @@ const embedder = instrumentEmbedder(models.embedder, modelCalls);
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "scorer" });
 const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
-const handle = createScoreHandler(topo, {
+const handle = createScoreHandler({
   generators,
   embedder,
   anchors: createAnchorEmbeddings(embedder, anchorSets),
@@ -44,13 +44,9 @@ const worker = await startJobWorker({
   maxDeliver: config.SCORER_MAX_DELIVER,
   streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
-  deadlineOf: (job) => job.deadline,
-  handle: async (job, { signal }) => {
-    const reply = await handle(job, signal);
-    evaluations.inc({ layer: job.layer, outcome: (reply.payload as ScoreResult).outcome.ok ? "ok" : "failed" });
-    return reply;
-  },
-  onExhausted: (job) => failureReply(topo, job),
+  handle,
+  exhaustedError: SCORE_EXHAUSTED_ERROR,
+  onOutcome: (job, outcome) => evaluations.inc({ layer: job.layer, outcome: outcome.ok ? "ok" : "failed" }),
 });
 
 metrics.gaugeOnScrape("adrank_jobs_backlog", "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());

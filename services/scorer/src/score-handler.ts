@@ -1,37 +1,26 @@
-import { hostname } from "node:os";
 import { describeModelError, isModelError } from "@adrank/models";
-import type { Reply, Topology } from "@adrank/messaging";
+import type { JobContext } from "@adrank/messaging";
 import type { ScoreJob, ScoreResult } from "@adrank/bus-contracts";
 import { evaluate, EvaluationError, type EvaluationDeps } from "./evaluate.ts";
 
-export const WORKER_ID = `${hostname()}:${process.pid}`;
+/** The error sentence of a job whose every delivery failed. */
+export const SCORE_EXHAUSTED_ERROR = "The asset could not be scored after several attempts.";
 
 /**
- * Turns one job into its reply. Failures a user should know about (a model refusing, timing
- * out, an expired image) become per-asset error sentences; anything else is thrown so the job
- * worker retries it on another delivery.
+ * Turns one job into its outcome. Failures a user should know about (a model refusing,
+ * timing out, an expired image) become per-asset error sentences; anything else is thrown so
+ * the job worker retries it on another delivery.
  */
-export function createScoreHandler(topo: Topology, deps: EvaluationDeps) {
-  return async (job: ScoreJob, signal: AbortSignal): Promise<Reply> => {
-    const reply = (outcome: ScoreResult["outcome"]): Reply => ({
-      subject: topo.result(job.requestId, job.jobId),
-      payload: { requestId: job.requestId, jobId: job.jobId, worker: WORKER_ID, outcome } satisfies ScoreResult,
-    });
+export function createScoreHandler(deps: EvaluationDeps) {
+  return async (job: ScoreJob, { signal }: JobContext): Promise<ScoreResult["outcome"]> => {
     try {
       const evaluation = await evaluate(job, deps, signal);
-      return reply({ ok: true, evaluation });
+      return { ok: true, evaluation };
     } catch (err) {
       const sentence = userFacingError(err, signal);
-      if (sentence) return reply({ ok: false, error: sentence });
+      if (sentence) return { ok: false, error: sentence };
       throw err;
     }
-  };
-}
-
-export function failureReply(topo: Topology, job: ScoreJob): Reply {
-  return {
-    subject: topo.result(job.requestId, job.jobId),
-    payload: { requestId: job.requestId, jobId: job.jobId, worker: WORKER_ID, outcome: { ok: false, error: "The asset could not be scored after several attempts." } } satisfies ScoreResult,
   };
 }
 
