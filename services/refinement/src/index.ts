@@ -1,2 +1,2 @@
-export { createRefineHandler, refineFailureReply } from "./refine-handler.ts";
+export { createRefineHandler, REFINE_EXHAUSTED_ERROR } from "./refine-handler.ts";
 export { RefinementEnv, type RefinementConfig } from "./config.ts";

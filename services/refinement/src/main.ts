@@ -1,10 +1,10 @@
 import { jetstream } from "@nats-io/jetstream";
-import { answerPresence, connectToNats, HEADERS, startJobWorker, topology } from "@adrank/messaging";
-import { RefineJob, type RefineResult } from "@adrank/bus-contracts";
+import { answerPresence, connectToNats, startJobWorker, topology, WORKER_ID } from "@adrank/messaging";
+import { RefineJob } from "@adrank/bus-contracts";
 import { createMetrics } from "@adrank/telemetry";
 import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { RefinementEnv } from "./config.ts";
-import { createRefineHandler, refineFailureReply, WORKER_ID } from "./refine-handler.ts";
+import { createRefineHandler, REFINE_EXHAUSTED_ERROR } from "./refine-handler.ts";
 
 const config = loadConfig(RefinementEnv);
 const logger = createLogger("refinement", config.LOG_LEVEL);
@@ -12,7 +12,6 @@ const metrics = createMetrics("refinement");
 const panels = metrics.counter("adrank_panels_total", "Panels run, by where they came from and their status.", ["source", "status"]);
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "refinement" });
-const handle = createRefineHandler({ nc, js: jetstream(nc), topo, log: logger });
 
 const worker = await startJobWorker({
   nc,
@@ -25,14 +24,11 @@ const worker = await startJobWorker({
   maxDeliver: config.REFINEMENT_MAX_DELIVER,
   streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
-  deadlineOf: (job) => job.deadline,
-  handle: async (job, { signal, headers }) => {
-    const reply = await handle(job, signal, headers?.get(HEADERS.traceparent) || null);
-    const { outcome } = reply.payload as RefineResult;
+  handle: createRefineHandler({ nc, js: jetstream(nc), topo, log: logger }),
+  exhaustedError: REFINE_EXHAUSTED_ERROR,
+  onOutcome: (_job, outcome) => {
     if (outcome.ok) for (const result of outcome.report.results) panels.inc({ source: "refinement", status: String(result.status) });
-    return reply;
   },
-  onExhausted: (job) => refineFailureReply(topo, job),
 });
 // The gateway asks before it hands over a refinement, so a missing service costs no wait.
 const presence = answerPresence(nc, topo.presence("refinement"), () => ({ service: "refinement", worker: WORKER_ID }));
