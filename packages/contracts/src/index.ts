@@ -6,7 +6,8 @@ export { AssetInput, RankRequest, type RankRequestInput } from "./rank/rank-requ
 export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement, ClosePairResult } from "./rank/rank-response.ts";
 export { REPETITIONS_PER_EVALUATION, GENERATORS_PER_REPETITION, GENERATOR_SAMPLES_PER_EVALUATION, PANEL_SIZE, ScoreLayer, UsageKind } from "./method.ts";
 export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwise-request.ts";
-export { PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, PairStatus } from "./pairwise/pairwise-response.ts";
+export { PairwiseResponse, PairwiseSummary } from "./pairwise/pairwise-response.ts";
+export { PairwiseResult, PairwiseVote, PairStatus } from "./common/panel-result.ts";
 export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/audiences.ts";
 export { ErrorResponse, RateLimitedResponse } from "./errors/error-response.ts";
 export { validationError, badRequest, parseWith, type HttpError } from "./errors/validation-error.ts";

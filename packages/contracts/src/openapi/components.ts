@@ -4,7 +4,8 @@ import { CopyContext } from "../common/copy-context.ts";
 import { Demographics, InlineAudience } from "../common/inline-audience.ts";
 import { ErrorResponse, RateLimitedResponse } from "../errors/error-response.ts";
 import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwise-request.ts";
-import { PairwiseResponse, PairwiseResult, PairwiseSummary, PairwiseVote } from "../pairwise/pairwise-response.ts";
+import { PairwiseResult, PairwiseVote } from "../common/panel-result.ts";
+import { PairwiseResponse, PairwiseSummary } from "../pairwise/pairwise-response.ts";
 import { AssetInput, RankRequest } from "../rank/rank-request.ts";
 import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
 

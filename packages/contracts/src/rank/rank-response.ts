@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, ScoreLayer } from "../method.ts";
-import { PairwiseResult } from "../pairwise/pairwise-response.ts";
+import { PairwiseResult } from "../common/panel-result.ts";
 
 const Score = z.number().min(1).max(5);
 

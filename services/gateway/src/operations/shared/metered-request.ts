@@ -1,6 +1,5 @@
 import type { UsageKind } from "@adrank/contracts";
 import { startDeadline } from "@adrank/runtime";
-import type { Caller } from "../../auth/authenticator.ts";
 import { reserveUsage, settleUsage, type MeteringLedger, type MeteringLogger, type SettledUsage } from "./metering.ts";
 
 export interface MeteredDeps {
@@ -14,7 +13,8 @@ export interface MeteredDeps {
 
 export interface MeteredCall {
   requestId: string;
-  caller: Caller;
+  /** The authenticated key: its account pays, its window counts. */
+  caller: { accountId: string; keyId: string };
   kind: UsageKind;
   /** The most units the request can use: what is reserved before any work. */
   units: number;

@@ -1,13 +1,12 @@
 import type { ResolvedAudience } from "@adrank/rank-assembly";
 import { AudienceNotFoundError } from "../../errors/api-errors.ts";
-import type { AudiencesRepository } from "@adrank/db/repositories";
 
 /**
  * The audience of a request: the inline one, or the caller's saved one. A saved audience of
  * another account is treated exactly like a missing one (404), so ids reveal nothing.
  */
 export async function resolveAudience(
-  audiences: Pick<AudiencesRepository, "findOwned">,
+  audiences: { findOwned(accountId: string, id: string): Promise<ResolvedAudience | null> },
   accountId: string,
   request: { audience?: ResolvedAudience | undefined; audience_id?: string | undefined },
 ): Promise<ResolvedAudience> {
