@@ -8,6 +8,8 @@ import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import type { IConfigMap, IContainer, IPodSpec } from "kubernetes-models/v1";
 import type { IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
 import { topology } from "@adrank/messaging";
+import { ModelsEnv } from "@adrank/models";
+import { loadConfig } from "@adrank/runtime";
 import { schemaErrors } from "./support/k8s-schemas.ts";
 import { byKind, named, overlays, parseYamlStream, renderOverlay, type K8sObject, type Overlay } from "./support/kustomize.ts";
 import { selects, type LabelSelector } from "./support/label-selector.ts";
@@ -301,6 +303,33 @@ describe("prod against dev", () => {
     expect(setting("prod", "JOBS_JETSTREAM_REPLICAS")).toBe("3");
     // Dev leaves it unset: the services' default of 1.
     expect(setting("dev", "JOBS_JETSTREAM_REPLICAS") ?? "1").toBe("1");
+  });
+});
+
+describe("simulated models", () => {
+  const adrankConfig = (overlay: Overlay) => {
+    const [config, ...more] = byKind<IConfigMap>(rendered[overlay], "ConfigMap").filter((c) => c.metadata!.name!.startsWith("adrank-config"));
+    expect(more).toEqual([]);
+    return config!;
+  };
+
+  test("prod sets ADRANK_ALLOW_SIM=false; dev does not", () => {
+    expect(adrankConfig("prod").data?.ADRANK_ALLOW_SIM).toBe("false");
+    expect(adrankConfig("dev").data?.ADRANK_ALLOW_SIM ?? "true").toBe("true");
+  });
+
+  test.each(overlays)("%s: scorer, panel-voter and gateway read that ConfigMap, and no container env overrides the setting", (overlay) => {
+    const name = adrankConfig(overlay).metadata!.name;
+    for (const service of ["scorer", "panel-voter", "gateway"]) {
+      const [container] = named<IDeployment>(rendered[overlay], "Deployment", service).spec!.template.spec!.containers;
+      expect(container!.envFrom, service).toContainEqual({ configMapRef: { name } });
+      expect(container!.env?.find((e) => e.name === "ADRANK_ALLOW_SIM"), service).toBeUndefined();
+    }
+  });
+
+  test("prod as rendered, still on the base's sim models, is refused by the models configuration; dev loads", () => {
+    expect(() => loadConfig(ModelsEnv, adrankConfig("prod").data)).toThrow(/ADRANK_ALLOW_SIM: is false but ADRANK_GENERATORS, ADRANK_EMBEDDER and ADRANK_VOTER use the offline simulated model/);
+    expect(loadConfig(ModelsEnv, adrankConfig("dev").data).ADRANK_ALLOW_SIM).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { ConfigError } from "@adrank/runtime";
 import { describe, expect, it } from "vitest";
-import { isModelError, modelsFromEnv, parseModelRef, SIM_ONLY_WARNING, withFixedLatency, createSimGenerator } from "../src/index.ts";
+import { isModelError, ModelsEnv, modelsFromEnv, parseModelRef, SIM_ONLY_WARNING, withFixedLatency, createSimGenerator } from "../src/index.ts";
 
 const configError = (env: Record<string, string>): string => {
   try {
@@ -77,6 +77,50 @@ describe("modelsFromEnv", () => {
     const err = await generators[0].generate({ system: "", user: "", images: [], signal: controller.signal, simHints: { task: "rate", goal: "purchase-intent", assetType: "Social Media Post", platform: null, copy: { adHeadline: "Hi" }, demographics: {}, repetition: 0, generatorIndex: 0 } }).catch((e: unknown) => e);
     expect(isModelError(err) && err.kind).toBe("aborted");
     expect(performance.now() - started).toBeLessThan(140);
+  });
+});
+
+describe("ADRANK_ALLOW_SIM", () => {
+  /** Every role on a real provider; each test puts sim into the roles it is about. */
+  const real = {
+    ADRANK_GENERATORS: "openai:gpt-4o-mini,openai:gpt-4o",
+    ADRANK_EMBEDDER: "openai:text-embedding-3-small",
+    ADRANK_VOTER: "openai:gpt-4o-mini",
+    OPENAI_API_KEY: "sk-x",
+  };
+  const roles = ["ADRANK_GENERATORS", "ADRANK_EMBEDDER", "ADRANK_VOTER"] as const;
+  const simIn: Record<(typeof roles)[number], string> = { ADRANK_GENERATORS: "openai:gpt-4o-mini,sim:sim-gen-b", ADRANK_EMBEDDER: "sim:sim-embed", ADRANK_VOTER: "sim:sim-voter" };
+
+  it("allows the sim by default, unset or empty, and when set to true", () => {
+    expect(ModelsEnv.parse({}).ADRANK_ALLOW_SIM).toBe(true);
+    expect(modelsFromEnv({}).voter.provider).toBe("sim");
+    expect(modelsFromEnv({ ADRANK_ALLOW_SIM: "" }).voter.provider).toBe("sim");
+    expect(modelsFromEnv({ ADRANK_ALLOW_SIM: "true" }).voter.provider).toBe("sim");
+  });
+
+  it.each(roles)("refuses sim in %s alone when false, in one line naming that role and the way out", (role) => {
+    const message = configError({ ...real, [role]: simIn[role], ADRANK_ALLOW_SIM: "false" });
+    const [header, ...problems] = message.split("\n");
+    expect(header).toBe("invalid configuration:");
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^  ADRANK_ALLOW_SIM: is false but ${role} uses the offline simulated model \\(sim\\)`));
+    expect(problems[0]).toContain("set ADRANK_ALLOW_SIM=true to accept simulated scores knowingly");
+    for (const other of roles.filter((r) => r !== role)) expect(problems[0]).not.toContain(other);
+  });
+
+  it("names every sim role when nothing is configured", () => {
+    expect(configError({ ADRANK_ALLOW_SIM: "false" })).toMatch(/ADRANK_ALLOW_SIM: is false but ADRANK_GENERATORS, ADRANK_EMBEDDER and ADRANK_VOTER use the offline simulated model/);
+    expect(configError({ ADRANK_ALLOW_SIM: "0" })).toMatch(/ADRANK_ALLOW_SIM: is false/);
+  });
+
+  it("loads when false and no role uses sim", () => {
+    const models = modelsFromEnv({ ...real, ADRANK_ALLOW_SIM: "false" });
+    expect([...models.generators, models.embedder, models.voter].map((m) => m.provider)).toEqual(["openai", "openai", "openai", "openai"]);
+    expect(models.warnings).toEqual([]);
+  });
+
+  it("refuses a value that is not a boolean", () => {
+    for (const value of ["yes", "off", "False "]) expect(configError({ ...real, ADRANK_ALLOW_SIM: value })).toMatch(/^ {2}ADRANK_ALLOW_SIM: /m);
   });
 });
 

@@ -15,6 +15,21 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/**
+ * A service's start: runs `load` (its config, and anything else read from settings) and, on a
+ * ConfigError, prints the message and exits 1, so a bad setting stops the process with its
+ * sentences rather than a stack trace. Any other error propagates.
+ */
+export function configOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
 /** Shared variables every service reads. */
 export const BaseEnv = z.object({
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
@@ -22,11 +37,15 @@ export const BaseEnv = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
-/** `"true"`/`"1"` style flags from the environment. */
-export const envFlag = z
-  .enum(["true", "false", "1", "0", ""])
-  .default("false")
-  .transform((v) => v === "true" || v === "1");
+/** A `"true"`/`"false"` (or `"1"`/`"0"`) setting from the environment; unset or empty means `def`. */
+export const envBool = (def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => (v === "" ? def : v === "true" || v === "1"));
+
+/** A flag that is off unless set to `"true"` or `"1"`. */
+export const envFlag = envBool(false);
 
 /** An integer from the environment with bounds. */
 export const envInt = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def);

@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, BaseEnv, WorkerEnv, envFlag, envInt } from "./config.ts";
+export { loadConfig, configOrExit, ConfigError, BaseEnv, WorkerEnv, envBool, envFlag, envInt } from "./config.ts";
 export { createLogger, REDACTED_PATHS, type Logger } from "./logger.ts";
 export { onShutdown } from "./shutdown.ts";
 export { serveHealth, type HealthChecks } from "./health-server.ts";

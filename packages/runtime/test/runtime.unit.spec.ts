@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { z } from "zod";
-import { BaseEnv, ConfigError, REDACTED_PATHS, envFlag, envInt, loadConfig } from "../src/index.ts";
+import { BaseEnv, ConfigError, REDACTED_PATHS, envBool, envFlag, envInt, loadConfig } from "../src/index.ts";
 
 describe("loadConfig", () => {
   it("applies defaults and coerces values", () => {
@@ -23,6 +23,15 @@ describe("loadConfig", () => {
 
   it("rejects a required variable that is missing", () => {
     expect(() => loadConfig(z.object({ SECRET: z.string().min(1) }), {})).toThrow(/SECRET/);
+  });
+
+  it("reads booleans with a default for unset or empty, and refuses anything else", () => {
+    const schema = z.object({ ON: envBool(true), OFF: envFlag });
+    expect(loadConfig(schema, {})).toEqual({ ON: true, OFF: false });
+    expect(loadConfig(schema, { ON: "", OFF: "" })).toEqual({ ON: true, OFF: false });
+    expect(loadConfig(schema, { ON: "false", OFF: "1" })).toEqual({ ON: false, OFF: true });
+    expect(loadConfig(schema, { ON: "0", OFF: "true" })).toEqual({ ON: false, OFF: true });
+    expect(() => loadConfig(schema, { ON: "no" })).toThrow(/ON:/);
   });
 });
 

@@ -3,22 +3,16 @@ import { createDb, schemaProblem } from "@adrank/db";
 import { consoleLimitsRepository, healthRepository } from "@adrank/db/repositories";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology } from "@adrank/messaging";
-import { createLogger, loadConfig, onShutdown } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown } from "@adrank/runtime";
 import { buildDashboard } from "./app.ts";
 import { DIST, ensureWebBuilt } from "./build-web.ts";
-import { DashboardEnv, type DashboardConfig } from "./config.ts";
+import { DashboardEnv } from "./config.ts";
 import { createSecretBox } from "./secret-box.ts";
 import { createLimitCounters } from "./limit-counters.ts";
 import { createSignInLimiter } from "./sign-in-limiter.ts";
 import { createSignUpLimiter } from "./sign-up-limiter.ts";
 
-let config: DashboardConfig;
-try {
-  config = loadConfig(DashboardEnv);
-} catch (err) {
-  console.error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
-}
+const config = configOrExit(() => loadConfig(DashboardEnv));
 const logger = createLogger("dashboard", config.LOG_LEVEL);
 let secret = config.DASHBOARD_SESSION_SECRET;
 if (!secret) {

@@ -4,18 +4,12 @@ import { createDb, schemaProblem } from "@adrank/db";
 import { createImageIntake } from "@adrank/images";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, ensureStream, openImageStore, topology } from "@adrank/messaging";
-import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { buildApp } from "./app.ts";
 import { createGatewayMetrics } from "./plugins/metrics.ts";
-import { GatewayEnv, type GatewayConfig } from "./config.ts";
+import { GatewayEnv } from "./config.ts";
 
-let config: GatewayConfig;
-try {
-  config = loadConfig(GatewayEnv);
-} catch (err) {
-  console.error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
-}
+const config = configOrExit(() => loadConfig(GatewayEnv));
 const logger = createLogger("gateway", config.LOG_LEVEL);
 if (config.IMAGE_ALLOW_LOOPBACK) {
   logger.warn("IMAGE_ALLOW_LOOPBACK is set: image intake will fetch from loopback addresses. This is for tests only and must never be set in production.");

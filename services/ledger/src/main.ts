@@ -1,18 +1,12 @@
 // The ledger service as a process: `node services/ledger/src/main.ts` (configuration in config.ts).
 import { assertSchemaCurrent, createDb, SchemaNotCurrentError } from "@adrank/db";
 import { connectToNats, topology } from "@adrank/messaging";
-import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { createMetrics } from "@adrank/telemetry";
 import { LedgerEnv } from "./config.ts";
 import { startLedger } from "./ledger.ts";
 
-let config: LedgerEnv;
-try {
-  config = loadConfig(LedgerEnv);
-} catch (err) {
-  console.error(err instanceof Error ? err.message : String(err));
-  process.exit(1);
-}
+const config = configOrExit(() => loadConfig(LedgerEnv));
 
 const logger = createLogger("ledger", config.LOG_LEVEL);
 try {

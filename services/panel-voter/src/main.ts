@@ -2,15 +2,15 @@ import { answerPresence, connectToNats, createImageCache, openImageStore, startJ
 import { VoteJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { modelsFromEnv } from "@adrank/models";
-import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { VoterEnv } from "./config.ts";
 import { createVoteHandler, VOTE_EXHAUSTED_ERROR } from "./vote-handler.ts";
 
-const config = loadConfig(VoterEnv);
+// A bad setting (sim models with ADRANK_ALLOW_SIM=false, say) stops the process with its message.
+const { config, models } = configOrExit(() => ({ config: loadConfig(VoterEnv), models: modelsFromEnv(process.env) }));
 const logger = createLogger("panel-voter", config.LOG_LEVEL);
 const metrics = createMetrics("panel-voter");
 const votes = metrics.counter("adrank_votes_total", "Votes answered: valid, invalid (no clear verdict) or failed.", ["outcome"]);
-const models = modelsFromEnv(process.env);
 for (const warning of models.warnings) logger.warn(warning);
 const voter = instrumentGenerator(models.voter, modelCallInstruments(metrics));
 const model = `${voter.provider}:${voter.model}`;

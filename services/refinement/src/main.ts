@@ -2,11 +2,11 @@ import { jetstream } from "@nats-io/jetstream";
 import { answerPresence, connectToNats, startJobWorker, topology, WORKER_ID } from "@adrank/messaging";
 import { RefineJob } from "@adrank/bus-contracts";
 import { createMetrics } from "@adrank/telemetry";
-import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { RefinementEnv } from "./config.ts";
 import { createRefineHandler, REFINE_EXHAUSTED_ERROR } from "./refine-handler.ts";
 
-const config = loadConfig(RefinementEnv);
+const config = configOrExit(() => loadConfig(RefinementEnv));
 const logger = createLogger("refinement", config.LOG_LEVEL);
 const metrics = createMetrics("refinement");
 const panels = metrics.counter("adrank_panels_total", "Panels run, by where they came from and their status.", ["source", "status"]);

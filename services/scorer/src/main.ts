@@ -3,14 +3,14 @@ import { modelsFromEnv } from "@adrank/models";
 import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
 import { ScoreJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
-import { createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { ScorerEnv } from "./config.ts";
 import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
 import { createScoreHandler, SCORE_EXHAUSTED_ERROR } from "./score-handler.ts";
 
-const config = loadConfig(ScorerEnv);
+// A bad setting (sim models with ADRANK_ALLOW_SIM=false, say) stops the process with its message.
+const { config, models } = configOrExit(() => ({ config: loadConfig(ScorerEnv), models: modelsFromEnv(process.env) }));
 const logger = createLogger("scorer", config.LOG_LEVEL);
-const models = modelsFromEnv(process.env);
 for (const warning of models.warnings) logger.warn(warning);
 logger.info(
   { generators: models.generators.map((g) => `${g.provider}:${g.model}`), embedder: `${models.embedder.provider}:${models.embedder.model}` },

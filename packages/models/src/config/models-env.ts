@@ -1,4 +1,4 @@
-import { envInt } from "@adrank/runtime";
+import { envBool, envInt } from "@adrank/runtime";
 import { z } from "zod";
 import { ANTHROPIC_DEFAULT_BASE_URL } from "../adapters/anthropic.ts";
 import { GEMINI_DEFAULT_BASE_URL } from "../adapters/gemini.ts";
@@ -68,6 +68,8 @@ export const ModelsEnv = z
     MODEL_CONCURRENCY: envInt(8, 1, 1024),
     /** Artificial delay before every sim generator call, for benchmarks. */
     SIM_LATENCY_MS: envInt(0, 0, 600_000),
+    /** Whether any role may use the offline sim; production sets false so it never serves simulated scores unnoticed. */
+    ADRANK_ALLOW_SIM: envBool(true),
   })
   .superRefine((env, ctx) => {
     const roles: Array<[string, ModelRef]> = [
@@ -77,7 +79,18 @@ export const ModelsEnv = z
       ["ADRANK_VOTER", env.ADRANK_VOTER],
     ];
     const usedBy = (provider: string) => [...new Set(roles.filter(([, ref]) => ref.provider === provider).map(([role]) => role))];
-    const use = (roles: string[]) => `${roles.join(" and ")} ${roles.length > 1 ? "use" : "uses"}`;
+    const list = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? ""));
+    const use = (roles: string[]) => `${list(roles)} ${roles.length > 1 ? "use" : "uses"}`;
+
+    // Checked here, in the schema every model-using service loads, so all of them refuse alike.
+    const simRoles = usedBy("sim");
+    if (!env.ADRANK_ALLOW_SIM && simRoles.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ADRANK_ALLOW_SIM"],
+        message: `is false but ${use(simRoles)} the offline simulated model (sim), which serves simulated scores: set ${simRoles.length > 1 ? "them" : "it"} to a real provider:model, or set ADRANK_ALLOW_SIM=true to accept simulated scores knowingly`,
+      });
+    }
 
     if (env.ADRANK_EMBEDDER.provider === "anthropic") {
       ctx.addIssue({ code: "custom", path: ["ADRANK_EMBEDDER"], message: "anthropic offers no embeddings API; use openai, gemini or sim as the embedder" });
