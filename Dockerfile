@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # One recipe, one target per service:
 #   docker build --target gateway -t adrank/gateway .
 # Targets: gateway, ledger, scorer, panel-voter, refinement, dashboard, migrate.
@@ -18,13 +17,14 @@ RUN mkdir /manifests \
 # `npm install` driven by the lock rather than `npm ci`: npm 11 leaves other platforms'
 # optional binaries (turbo's) out of the lock and `npm ci` then rejects it (npm/cli#4828).
 # Install scripts stay off: no production dependency needs one (sharp ships prebuilt
-# binaries as @img/* packages).
+# binaries as @img/* packages). Plain Dockerfile syntax only (no `# syntax=` line, no cache
+# mounts): the legacy builder that docker-compose 1.29 drives builds it too, and no frontend
+# image has to be pulled. The layer cache still skips npm while the manifests are unchanged.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY --from=manifests /manifests/ ./
-RUN --mount=type=cache,target=/root/.npm \
-    npm install --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf /root/.npm/_logs
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf /root/.npm
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
@@ -77,6 +77,8 @@ FROM runtime AS dashboard
 # The console's front end is built into the image (as root, so it stays read-only to the
 # service); at start the server finds it current and builds nothing.
 USER 0:0
+# Vite reads the console's tsconfig, which extends the root one.
+COPY tsconfig.base.json ./
 RUN node services/dashboard/src/build-web.ts --force
 USER 1000:1000
 ENV DASHBOARD_PORT=8090

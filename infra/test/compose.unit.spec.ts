@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { parse } from "yaml";
 import { loadConfig } from "@adrank/runtime";
 import { ModelsEnv } from "@adrank/models";
 import { composeSchemaErrors, loadCompose, type ComposeService } from "./support/compose.ts";
@@ -8,12 +7,14 @@ import { fromRoot } from "./support/paths.ts";
 import { deployedServices, servicesInRepository } from "./support/services.ts";
 
 const compose = loadCompose();
-const ollamaEnv = Object.fromEntries(
-  readFileSync(fromRoot("infra/compose/ollama.env"), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"))
-    .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-);
+const envFile = (path: string): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(fromRoot(path), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !l.trimStart().startsWith("#"))
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+  );
+const ollamaEnv = envFile("infra/compose/ollama.env");
 const withOllama = loadCompose(ollamaEnv);
 const entries = Object.entries(compose.services);
 const longRunning = entries.filter(([, s]) => s.restart !== "no");
@@ -35,12 +36,12 @@ describe("docker-compose.yml", () => {
 
   test("one-shot services are exactly the migrations and the model pull", () => {
     expect(entries.filter(([, s]) => s.restart === "no").map(([n]) => n).sort()).toEqual(["migrate", "ollama-pull"]);
-    expect(compose.services.migrate!.build).toEqual({ context: ".", target: "migrate" });
+    expect(compose.services.migrate!.build).toEqual({ context: ".", target: "migrate", args: { NODE_IMAGE: "node:24-slim" } });
   });
 
   test.each(deployedServices)("$name is built from its Dockerfile target and checked on its readiness endpoint", ({ name, port, portVariable }) => {
     const service = compose.services[name]!;
-    expect(service.build).toEqual({ context: ".", target: name });
+    expect(service.build).toEqual({ context: ".", target: name, args: { NODE_IMAGE: "node:24-slim" } });
     expect(service.healthcheck!.test).toEqual(["CMD", "node", "infra/docker/healthcheck.ts", `http://127.0.0.1:${port}/readyz`]);
     expect(service.environment?.[portVariable]).toBe(String(port));
     expect(service.environment?.OTEL_SERVICE_NAME).toBe(name);
@@ -64,9 +65,18 @@ describe("docker-compose.yml", () => {
     expect(compose.services.migrate!.depends_on?.postgres).toEqual({ condition: "service_healthy" });
   });
 
-  test("gateway, dashboard and Jaeger's UI are published on localhost only", () => {
+  test("gateway, dashboard and Jaeger (UI and OTLP) are published on localhost only", () => {
     const published = entries.flatMap(([name, s]) => (s.ports ?? []).map((p) => `${name} ${p}`)).sort();
-    expect(published).toEqual(["dashboard 127.0.0.1:8090:8090", "gateway 127.0.0.1:8080:8080", "jaeger 127.0.0.1:16686:16686", "otel-collector 127.0.0.1:4318:4318"]);
+    expect(published).toEqual(["dashboard 127.0.0.1:8090:8090", "gateway 127.0.0.1:8080:8080", "jaeger 127.0.0.1:16686:16686", "jaeger 127.0.0.1:4318:4318"]);
+  });
+
+  test("the offline images are chosen by variables alone, and every adrank image shares one Node base", () => {
+    const offline = loadCompose(envFile("infra/offline/images.env"));
+    expect(offline.services.nats!.image).toBe("adrank-offline/nats:2.10");
+    expect(offline.services.postgres!.image).toBe("adrank-offline/postgres:15");
+    expect(offline.services.jaeger!.image).toBe("adrank-offline/trace-receiver");
+    for (const { name } of deployedServices) expect(offline.services[name]!.build?.args, name).toEqual({ NODE_IMAGE: "adrank-offline/node:24" });
+    expect(composeSchemaErrors(offline)).toEqual([]);
   });
 
   test("adrank containers drop capabilities and run on a read-only root filesystem", () => {
@@ -77,23 +87,12 @@ describe("docker-compose.yml", () => {
     }
   });
 
-  test("services send telemetry to the collector, and the collector's traces reach Jaeger", () => {
-    for (const { name } of deployedServices) expect(compose.services[name]!.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://otel-collector:4318");
-    const collector = parse(readFileSync(fromRoot("infra/otel/collector.yaml"), "utf8")) as {
-      receivers: Record<string, unknown>;
-      processors: Record<string, unknown>;
-      exporters: Record<string, { endpoint?: string }>;
-      extensions: Record<string, { endpoint?: string }>;
-      service: { extensions: string[]; pipelines: Record<string, { receivers: string[]; processors: string[]; exporters: string[] }> };
-    };
-    const traces = collector.service.pipelines.traces!;
-    for (const r of traces.receivers) expect(collector.receivers).toHaveProperty([r]);
-    for (const p of traces.processors) expect(collector.processors).toHaveProperty([p]);
-    for (const e of traces.exporters) expect(collector.exporters).toHaveProperty([e]);
-    expect(traces.exporters.map((e) => collector.exporters[e]!.endpoint)).toContain("jaeger:4317");
-    // The compose health check asks the collector's health_check extension.
-    expect(collector.service.extensions).toContain("health_check");
-    expect(compose.services["otel-collector"]!.healthcheck!.test.at(-1)).toContain(`:${collector.extensions.health_check!.endpoint!.split(":").at(-1)}/`);
+  test("services send their traces to Jaeger's own OTLP receiver, and start without waiting for it", () => {
+    for (const { name } of deployedServices) expect(compose.services[name]!.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://jaeger:4318");
+    expect(compose.services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\./);
+    // Jaeger v2's health check extension; the offline stand-in answers the same path.
+    expect(compose.services.jaeger!.healthcheck!.test.at(-1)).toBe("http://127.0.0.1:13133/status");
+    expect(compose.services.scorer!.depends_on?.jaeger).toEqual({ condition: "service_started" });
   });
 
   test("NATS runs JetStream and syncs every write before acknowledging it", () => {

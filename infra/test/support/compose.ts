@@ -6,7 +6,7 @@ import { fromRoot } from "./paths.ts";
 
 export interface ComposeService {
   image?: string;
-  build?: { context: string; target?: string };
+  build?: { context: string; target?: string; args?: Record<string, string> };
   profiles?: string[];
   restart?: string;
   environment?: Record<string, string>;
