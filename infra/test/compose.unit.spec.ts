@@ -118,7 +118,7 @@ describe("the ollama profile", () => {
     const env = withOllama.services.scorer!.environment!;
     const models = loadConfig(ModelsEnv, env);
     expect(models.OPENAI_BASE_URL).toBe("http://ollama:11434/v1");
-    const refs = [...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, models.ADRANK_VOTER];
+    const refs = [...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, ...models.voters];
     expect(refs.every((r) => r.provider === "openai")).toBe(true);
     const pulled = withOllama.services["ollama-pull"]!.environment!.OLLAMA_MODELS_TO_PULL!.split(/\s+/);
     expect(pulled).toEqual(expect.arrayContaining(refs.map((r) => r.model)));
@@ -127,6 +127,12 @@ describe("the ollama profile", () => {
 
   test("the default stack needs no provider: the services run on the offline sim models", () => {
     const models = loadConfig(ModelsEnv, compose.services.scorer!.environment!);
-    expect([...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, models.ADRANK_VOTER].map((r) => r.provider)).toEqual(["sim", "sim", "sim", "sim"]);
+    expect([...models.ADRANK_GENERATORS, models.ADRANK_EMBEDDER, ...models.voters].map((r) => r.provider)).toEqual(["sim", "sim", "sim", "sim"]);
+  });
+
+  test("a mixed panel reaches the services: ADRANK_VOTERS passes through and ADRANK_VOTER stays out of its way", () => {
+    const mixed = loadCompose({ ADRANK_VOTERS: "sim:sim-voter-a,sim:sim-voter-b" });
+    const models = loadConfig(ModelsEnv, mixed.services["panel-voter"]!.environment!);
+    expect(models.voters.map((r) => r.model)).toEqual(["sim-voter-a", "sim-voter-b"]);
   });
 });

@@ -2,11 +2,13 @@ import type { ModelError } from "./model-error.ts";
 
 /**
  * One sentence a user can read about a failed model call, naming the model's role
- * ("scoring model", "voter model") and provider, never the provider's raw message (it may
- * echo a prompt or a key).
+ * ("scoring model", "voter model") and provider, and for an unusable answer our reason,
+ * never the provider's raw message (it may echo a prompt or a key).
  *
  * @example
  * describeModelError(err, "voter model"); // "The voter model (openai) did not answer in time."
+ * describeModelError(empty, "scoring model");
+ * // "The scoring model (openai) returned an answer that could not be used: no text, the output limit was used up by reasoning (finish reason length)."
  */
 export function describeModelError(err: ModelError, role: string): string {
   switch (err.kind) {
@@ -17,13 +19,13 @@ export function describeModelError(err: ModelError, role: string): string {
     case "unavailable":
       return `The ${role} (${err.provider}) is unavailable.`;
     case "bad_response":
-      return `The ${role} (${err.provider}) returned an answer that could not be used.`;
+      return `The ${role} (${err.provider}) returned an answer that could not be used${err.reason ? `: ${err.reason}` : ""}.`;
     case "aborted":
       return "The model call was cancelled.";
     case "auth":
       return `The ${role} (${err.provider}) refused our credentials.`;
     case "bad_request":
-      return `The ${role} (${err.provider}) refused this image or text.`;
+      return `The ${role} (${err.provider}) refused this image or text${err.reason ? ` (${err.reason})` : ""}.`;
     default: {
       const never: never = err.kind;
       return `The ${role} failed (${String(never)}).`;

@@ -14,6 +14,7 @@ export function withFixedLatency(inner: Generator, latencyMs: number, sleep: Sle
   return {
     provider: inner.provider,
     model: inner.model,
+    temperature: inner.temperature,
     async generate(req) {
       try {
         await sleep(latencyMs, req.signal);

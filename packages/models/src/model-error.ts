@@ -1,3 +1,5 @@
+import type { TokenUsage } from "./types.ts";
+
 export type ModelErrorKind = "timeout" | "rate_limited" | "unavailable" | "bad_response" | "aborted" | "auth" | "bad_request";
 
 export interface ModelErrorInit {
@@ -6,6 +8,14 @@ export interface ModelErrorInit {
   model: string;
   /** Safe to show a user: never an API key, a prompt or a provider's raw error body. */
   message: string;
+  /**
+   * Why an answer could not be used, in words a user can read, e.g. "no text, the output
+   * limit was used up by reasoning (finish reason length)". Written by us from the provider's
+   * stop reason and token counts, never from its body.
+   */
+  reason?: string;
+  /** Tokens billed for the attempts that brought unusable answers, so a failed call's cost is not lost. */
+  usage?: TokenUsage;
   retryable?: boolean;
   status?: number;
   retryAfterMs?: number;
@@ -34,6 +44,8 @@ export class ModelError extends Error {
   readonly model: string;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly reason: string | undefined;
+  readonly usage: TokenUsage | undefined;
 
   constructor(init: ModelErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -43,10 +55,12 @@ export class ModelError extends Error {
     this.model = init.model;
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
+    this.reason = init.reason;
+    this.usage = init.usage;
   }
 
   /** A plain object for logs and NATS envelopes; `cause` is left out on purpose. */
-  toJSON(): { name: string; kind: ModelErrorKind; message: string; retryable: boolean; provider: string; model: string; status?: number; retryAfterMs?: number } {
+  toJSON(): { name: string; kind: ModelErrorKind; message: string; retryable: boolean; provider: string; model: string; status?: number; retryAfterMs?: number; reason?: string; usage?: TokenUsage } {
     return {
       name: this.name,
       kind: this.kind,
@@ -56,6 +70,8 @@ export class ModelError extends Error {
       model: this.model,
       ...(this.status === undefined ? {} : { status: this.status }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      ...(this.usage === undefined ? {} : { usage: this.usage }),
     };
   }
 }

@@ -20,6 +20,8 @@ export interface SimHints {
   copy: CopyFields | null;
   /** For a vote: the copy of each image, in prompt order. Overrides `copy`. */
   copyPerImage?: [CopyFields | null, CopyFields | null];
+  /** For a vote: each image's own asset type, in prompt order ("" when none was stated). Overrides `assetType`. */
+  assetTypePerImage?: [string, string];
   demographics: Record<string, string>;
   /** 0-based repetition of a scoring evaluation; for a vote, the voter's index in the panel. */
   repetition: number;
@@ -32,16 +34,22 @@ export interface GenerateRequest {
   user: string;
   /** 0, 1 (scoring) or 2 (a panel vote, labelled "Image 1" and "Image 2" by position). */
   images: ImageInput[];
+  /** Tokens for the answer itself, overriding the generator's answer budget; reasoning budgets come on top. */
   maxOutputTokens?: number;
+  /** Overrides the generator's own temperature; ignored where the model takes none (`Generator.temperature` is null because reasoning is on, or sim). */
   temperature?: number;
   signal?: AbortSignal;
   /** Structured context that only the offline sim reads (real models read the prompt). */
   simHints?: SimHints;
 }
 
+/** Tokens one generate call cost, summed over every attempt it made (an empty or cut-off answer is billed too). */
 export interface TokenUsage {
-  inputTokens?: number;
-  outputTokens?: number;
+  inputTokens: number;
+  /** Every generated token the provider bills, reasoning included. */
+  outputTokens: number;
+  /** The part of `outputTokens` spent reasoning or thinking, when the provider reports it. */
+  reasoningTokens?: number;
 }
 
 export interface GenerateResult {
@@ -49,12 +57,19 @@ export interface GenerateResult {
   provider: string;
   model: string;
   simulated: boolean;
+  /** Absent, or zeros, when the model reports none (the sim). */
   usage?: TokenUsage;
 }
 
 export interface Generator {
   readonly provider: string;
   readonly model: string;
+  /**
+   * The sampling temperature sent on every call unless a request overrides it. Null when none
+   * is sent: the model takes none (OpenAI reasoning effort or Anthropic thinking on), the
+   * provider's default applies, or the model is the deterministic sim.
+   */
+  readonly temperature: number | null;
   generate(req: GenerateRequest): Promise<GenerateResult>;
 }
 

@@ -1,15 +1,30 @@
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type Part } from "@google/genai";
 import { isModelError, type ModelError } from "../model-error.ts";
+import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
 import { badResponse, modelErrorFromHttpFailure, type ModelTarget } from "../resilience/http-failure.ts";
 import { retryAfterMs } from "../resilience/retry-after.ts";
-import type { Embedder, GenerateRequest, GenerateResult, Generator } from "../types.ts";
-import { DEFAULT_MAX_OUTPUT_TOKENS, labelledImages, toBase64 } from "./prompt-parts.ts";
+import type { Embedder, GenerateRequest, GenerateResult, Generator, TokenUsage } from "../types.ts";
+import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
+import { labelledImages, toBase64 } from "./prompt-parts.ts";
 import { embedInBatches } from "./embed-in-batches.ts";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
-export interface GeminiOptions {
+/**
+ * Thinking tokens per call when none is configured. 512 is the one budget every Gemini 2.5
+ * model takes: 2.5 Pro cannot stop thinking (0 is rejected, its range starts at 128) and
+ * 2.5 Flash-Lite thinks in budgets from 512 up; 2.5 Flash takes 0 to 24576. It is small on
+ * purpose: a persona answer needs little reasoning, and the budget is sent explicitly so the
+ * output limit can hold it plus the whole answer budget.
+ */
+export const DEFAULT_GEMINI_THINKING_BUDGET = 512;
+
+// Finish reasons that mean a safety or policy filter stopped the answer: asking again is blocked alike.
+const BLOCKED_FINISH_REASONS: ReadonlySet<string> = new Set(["SAFETY", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT"]);
+
+/** Where and as whom to call: what a generator and an embedder share. */
+export interface GeminiConnection {
   model: string;
   apiKey: string;
   baseURL?: string;
@@ -17,14 +32,23 @@ export interface GeminiOptions {
   policy?: CallPolicy;
 }
 
-export interface GeminiEmbedderOptions extends GeminiOptions {
+export interface GeminiOptions extends GeminiConnection, GenerationOptions {
+  /**
+   * Sent as `thinkingConfig.thinkingBudget` on every call (default 512; 0 turns thinking off
+   * on 2.5 Flash and Flash-Lite, 2.5 Pro rejects it). Gemini counts thinking inside
+   * `maxOutputTokens`, so that is this budget plus the answer budget.
+   */
+  thinkingBudget?: number;
+}
+
+export interface GeminiEmbedderOptions extends GeminiConnection {
   /** batchEmbedContents takes at most 100 requests; larger inputs go in further calls. */
   maxBatchSize?: number;
   /** Default SEMANTIC_SIMILARITY: answers are compared with anchor statements by cosine. */
   taskType?: string;
 }
 
-function createClient(options: GeminiOptions): GoogleGenAI {
+function createClient(options: GeminiConnection): GoogleGenAI {
   // No retryOptions: the SDK then makes exactly one attempt and our policy owns retries.
   return new GoogleGenAI({ apiKey: options.apiKey, vertexai: false, httpOptions: { baseUrl: options.baseURL ?? GEMINI_DEFAULT_BASE_URL } });
 }
@@ -75,21 +99,44 @@ async function attemptWithProbe<T>(target: ModelTarget, now: () => number, call:
 
 const unexpected = (target: ModelTarget) => (err: unknown): ModelError => (isModelError(err) ? err : badResponse(target, "failed unexpectedly", err));
 
-function textOf(response: GenerateContentResponse): string {
-  const parts: Part[] = response.candidates?.[0]?.content?.parts ?? [];
+function usageOf(response: GenerateContentResponse): TokenUsage | undefined {
+  const usage = response.usageMetadata;
+  if (!usage) return undefined;
+  // candidatesTokenCount leaves the thoughts out, but they are billed as output too.
+  const thoughts = usage.thoughtsTokenCount;
+  return {
+    inputTokens: usage.promptTokenCount ?? 0,
+    outputTokens: (usage.candidatesTokenCount ?? 0) + (thoughts ?? 0),
+    ...(typeof thoughts === "number" ? { reasoningTokens: thoughts } : {}),
+  };
+}
+
+function answerOf(response: GenerateContentResponse): AnswerAttempt {
+  const candidate = response.candidates?.[0];
+  const parts: Part[] = candidate?.content?.parts ?? [];
   // Thought summaries are the model's scratch work, not its answer.
-  return parts
+  const text = parts
     .filter((p) => typeof p.text === "string" && !p.thought)
     .map((p) => p.text)
     .join("")
     .trim();
+  const blockReason = response.promptFeedback?.blockReason;
+  const finishReason = candidate?.finishReason;
+  return {
+    text,
+    truncated: finishReason === "MAX_TOKENS",
+    refused: blockReason !== undefined || (finishReason !== undefined && BLOCKED_FINISH_REASONS.has(finishReason)),
+    stop: blockReason !== undefined ? stopReason("block reason", blockReason) : stopReason("finish reason", finishReason),
+    usage: usageOf(response),
+  };
 }
 
 /**
- * A generator on the Gemini API's generateContent.
+ * A generator on the Gemini API's generateContent. An empty or cut-off answer is asked again
+ * (see `askUntilAnswered`).
  *
  * @example
- * const gen = createGeminiGenerator({ model: "gemini-2.5-flash", apiKey: process.env.GEMINI_API_KEY! });
+ * const gen = createGeminiGenerator({ model: "gemini-2.5-flash", apiKey: process.env.GEMINI_API_KEY!, temperature: 0.5 });
  */
 export function createGeminiGenerator(options: GeminiOptions): Generator {
   const provider = "gemini";
@@ -97,10 +144,15 @@ export function createGeminiGenerator(options: GeminiOptions): Generator {
   const target = { provider, model };
   const policy = options.policy ?? createCallPolicy();
   const client = createClient(options);
+  const thinkingBudget = options.thinkingBudget ?? DEFAULT_GEMINI_THINKING_BUDGET;
+  const answerBudget = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const retries = options.answerRetries ?? DEFAULT_ANSWER_RETRIES;
+  const temperature = options.temperature ?? null;
 
   return {
     provider,
     model,
+    temperature,
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const parts: Part[] = [];
       for (const { label, image } of labelledImages(req.images)) {
@@ -108,39 +160,32 @@ export function createGeminiGenerator(options: GeminiOptions): Generator {
         parts.push({ inlineData: { mimeType: image.mime, data: toBase64(image.bytes) } });
       }
       parts.push({ text: req.user });
+      const sentTemperature = req.temperature ?? temperature;
 
-      const response = await policy.run(
-        target,
-        req.signal,
-        (signal) =>
-          attemptWithProbe(target, policy.now, (fetch) =>
-            client.models.generateContent({
-              model,
-              contents: [{ role: "user", parts }],
-              config: {
-                systemInstruction: req.system,
-                maxOutputTokens: req.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-                ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
-                abortSignal: signal,
-                httpOptions: { fetch },
-              },
-            }),
-          ),
-        unexpected(target),
-      );
-      const text = textOf(response);
-      if (!text) {
-        const reason = response.promptFeedback?.blockReason ?? response.candidates?.[0]?.finishReason;
-        throw badResponse(target, `returned no text${reason ? ` (${reason})` : ""}`);
-      }
-      const usage = response.usageMetadata;
-      return {
-        text,
-        provider,
-        model,
-        simulated: false,
-        ...(usage ? { usage: { inputTokens: usage.promptTokenCount, outputTokens: usage.candidatesTokenCount } } : {}),
-      };
+      const answered = await askUntilAnswered(target, { outputLimit: (req.maxOutputTokens ?? answerBudget) + thinkingBudget, retries }, async (outputLimit) => {
+        const response = await policy.run(
+          target,
+          req.signal,
+          (signal) =>
+            attemptWithProbe(target, policy.now, (fetch) =>
+              client.models.generateContent({
+                model,
+                contents: [{ role: "user", parts }],
+                config: {
+                  systemInstruction: req.system,
+                  maxOutputTokens: outputLimit,
+                  thinkingConfig: { thinkingBudget, includeThoughts: false },
+                  ...(sentTemperature === null ? {} : { temperature: sentTemperature }),
+                  abortSignal: signal,
+                  httpOptions: { fetch },
+                },
+              }),
+            ),
+          unexpected(target),
+        );
+        return answerOf(response);
+      });
+      return { text: answered.text, provider, model, simulated: false, ...(answered.usage ? { usage: answered.usage } : {}) };
     },
   };
 }

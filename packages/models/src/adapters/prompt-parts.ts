@@ -1,8 +1,5 @@
 import type { ImageInput } from "../types.ts";
 
-/** Output budget when a request names none: enough for a persona answer plus two labelled lines. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 1024;
-
 export function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }

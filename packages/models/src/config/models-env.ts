@@ -1,60 +1,116 @@
 import { envBool, envInt } from "@adrank/runtime";
 import { z } from "zod";
-import { ANTHROPIC_DEFAULT_BASE_URL } from "../adapters/anthropic.ts";
-import { GEMINI_DEFAULT_BASE_URL } from "../adapters/gemini.ts";
-import { OPENAI_DEFAULT_BASE_URL } from "../adapters/openai-compatible.ts";
-import { parseModelRef, type ModelRef } from "./model-ref.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_MIN_THINKING_BUDGET } from "../adapters/anthropic.ts";
+import { DEFAULT_GEMINI_THINKING_BUDGET, GEMINI_DEFAULT_BASE_URL } from "../adapters/gemini.ts";
+import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS } from "../adapters/generation-options.ts";
+import { DEFAULT_OPENAI_REASONING_BUDGET, OPENAI_DEFAULT_BASE_URL, OPENAI_REASONING_EFFORTS } from "../adapters/openai-compatible.ts";
+import { formatModelRef, parseModelRef, type ModelRef } from "./model-ref.ts";
 
 export const DEFAULT_GENERATORS = "sim:sim-gen-a,sim:sim-gen-b";
 export const DEFAULT_EMBEDDER = "sim:sim-embed";
-export const DEFAULT_VOTER = "sim:sim-voter";
+const DEFAULT_VOTER_REF: ModelRef = { provider: "sim", model: "sim-voter" };
+export const DEFAULT_VOTER = formatModelRef(DEFAULT_VOTER_REF);
+/** One focused seat and one at the providers' usual default of 1, so a repetition's two samples differ by more than their model. */
+export const DEFAULT_GENERATOR_TEMPERATURES = "0.5,1.0";
+/** Every seat of a panel is meant as an independent judge; at 0, seats on one model would all cast the same vote. */
+export const DEFAULT_VOTER_TEMPERATURE = 1;
+/** ADRANK_VOTERS names at most this many panel models (a model may appear more than once). */
+export const MAX_VOTERS = 5;
+/** Anthropic takes temperatures from 0 to 1 only; the others from 0 to 2. */
+const ANTHROPIC_MAX_TEMPERATURE = 1;
 
 /** An unset variable and an empty one mean the same: use the default. */
 const blankAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalText = z.preprocess(blankAsUnset, z.string().trim().optional());
 const url = (def: string) => z.preprocess(blankAsUnset, z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).default(def));
 
-const modelRef = (def: string) =>
-  z.preprocess(
-    blankAsUnset,
-    z
-      .string()
-      .default(def)
-      .transform((text, ctx): ModelRef => {
-        const parsed = parseModelRef(text);
-        if (parsed.ok) return parsed.ref;
-        ctx.addIssue({ code: "custom", message: parsed.error });
-        return z.NEVER;
-      }),
-  );
+const refOrIssue = (text: string, ctx: z.RefinementCtx): ModelRef => {
+  const parsed = parseModelRef(text);
+  if (parsed.ok) return parsed.ref;
+  ctx.addIssue({ code: "custom", message: parsed.error });
+  return z.NEVER;
+};
+
+const modelRef = (def: string) => z.preprocess(blankAsUnset, z.string().default(def).transform(refOrIssue));
+const optionalModelRef = z.preprocess(blankAsUnset, z.string().transform(refOrIssue).optional());
+
+/** Reads a comma list of provider:model refs, `count` saying how many it must hold. */
+const refListOrIssue =
+  (count: { min: number; max: number; noun: string; expected: string }) =>
+  (text: string, ctx: z.RefinementCtx): ModelRef[] => {
+    const items = text.split(",").map((s) => s.trim()).filter(Boolean);
+    if (items.length < count.min || items.length > count.max) {
+      ctx.addIssue({ code: "custom", message: `must name ${count.expected} ${count.noun} as "provider:model,provider:model", got ${items.length}` });
+      return z.NEVER;
+    }
+    const refs = items.map(parseModelRef);
+    const errors = refs.flatMap((r) => (r.ok ? [] : [r.error]));
+    if (errors.length > 0) {
+      ctx.addIssue({ code: "custom", message: errors.join("; ") });
+      return z.NEVER;
+    }
+    return refs.flatMap((r) => (r.ok ? [r.ref] : []));
+  };
 
 const generatorPair = z.preprocess(
   blankAsUnset,
   z
     .string()
     .default(DEFAULT_GENERATORS)
-    .transform((text, ctx): [ModelRef, ModelRef] => {
-      const items = text.split(",").map((s) => s.trim()).filter(Boolean);
-      if (items.length !== 2) {
-        ctx.addIssue({ code: "custom", message: `must name exactly two generators as "provider:model,provider:model", got ${items.length}` });
+    .transform(refListOrIssue({ min: 2, max: 2, noun: "generators", expected: "exactly two" }))
+    .transform(([a, b]): [ModelRef, ModelRef] => [a!, b!]),
+);
+const voterList = z.preprocess(blankAsUnset, z.string().transform(refListOrIssue({ min: 1, max: MAX_VOTERS, noun: "voters", expected: `1 to ${MAX_VOTERS}` })).optional());
+
+const TEMPERATURE_RANGE = "a number from 0 to 2";
+const temperatureOf = (text: string): number | null => {
+  const value = text.trim() === "" ? Number.NaN : Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= 2 ? value : null;
+};
+const temperature = (def: number) =>
+  z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .optional()
+      .transform((text, ctx): number => {
+        if (text === undefined) return def;
+        const value = temperatureOf(text);
+        if (value !== null) return value;
+        ctx.addIssue({ code: "custom", message: `must be ${TEMPERATURE_RANGE}, got "${text}"` });
+        return z.NEVER;
+      }),
+  );
+const generatorTemperatures = z.preprocess(
+  blankAsUnset,
+  z
+    .string()
+    .default(DEFAULT_GENERATOR_TEMPERATURES)
+    .transform((text, ctx): [number, number] => {
+      const items = text.split(",").map((s) => s.trim());
+      const values = items.map(temperatureOf);
+      if (items.length !== 2 || values.some((v) => v === null)) {
+        ctx.addIssue({ code: "custom", message: `must be two temperatures, one per generator seat, each ${TEMPERATURE_RANGE} (e.g. "${DEFAULT_GENERATOR_TEMPERATURES}"), got "${text}"` });
         return z.NEVER;
       }
-      const refs = items.map(parseModelRef);
-      const errors = refs.flatMap((r) => (r.ok ? [] : [r.error]));
-      if (errors.length > 0) {
-        ctx.addIssue({ code: "custom", message: errors.join("; ") });
-        return z.NEVER;
-      }
-      const [a, b] = refs.flatMap((r) => (r.ok ? [r.ref] : []));
-      return [a!, b!];
+      return [values[0]!, values[1]!];
     }),
 );
+
+/** An integer variable where empty means unset, as for every other variable here. */
+const int = (def: number, min: number, max: number) => z.preprocess(blankAsUnset, envInt(def, min, max));
 
 export const ModelsEnv = z
   .object({
     ADRANK_GENERATORS: generatorPair,
     ADRANK_EMBEDDER: modelRef(DEFAULT_EMBEDDER),
-    ADRANK_VOTER: modelRef(DEFAULT_VOTER),
+    /** One panel model; unset (and no ADRANK_VOTERS): sim:sim-voter. Read `voters` for the panel. */
+    ADRANK_VOTER: optionalModelRef,
+    /** 1 to 5 panel models; excludes ADRANK_VOTER. */
+    ADRANK_VOTERS: voterList,
+    /** Per generator seat (generatorIndex 0 and 1). */
+    ADRANK_GENERATOR_TEMPERATURES: generatorTemperatures,
+    ADRANK_VOTER_TEMPERATURE: temperature(DEFAULT_VOTER_TEMPERATURE),
     OPENAI_BASE_URL: url(OPENAI_DEFAULT_BASE_URL),
     OPENAI_API_KEY: optionalText,
     ANTHROPIC_BASE_URL: url(ANTHROPIC_DEFAULT_BASE_URL),
@@ -66,17 +122,43 @@ export const ModelsEnv = z
     MODEL_MAX_RETRIES: envInt(3, 0, 10),
     /** In-flight calls per provider, shared by all models of that provider. */
     MODEL_CONCURRENCY: envInt(8, 1, 1024),
+    /** Tokens for a generator's answer alone; reasoning and thinking budgets come on top, so they never eat it. */
+    MODEL_MAX_OUTPUT_TOKENS: int(DEFAULT_MAX_OUTPUT_TOKENS, 16, 65_536),
+    /** Further attempts after an empty or cut-off answer (a refusal is never asked again). */
+    MODEL_ANSWER_RETRIES: int(DEFAULT_ANSWER_RETRIES, 0, 5),
+    /** Sent as reasoning_effort to OpenAI-compatible models; unset: not sent (non-reasoning models reject it). */
+    OPENAI_REASONING_EFFORT: z.preprocess(blankAsUnset, z.enum(OPENAI_REASONING_EFFORTS).optional()),
+    /** Reasoning tokens allowed on top of the answer budget while OPENAI_REASONING_EFFORT is set. */
+    OPENAI_REASONING_BUDGET: int(DEFAULT_OPENAI_REASONING_BUDGET, 1, 131_072),
+    /** Anthropic extended thinking: off unless set. */
+    ANTHROPIC_THINKING_BUDGET: z.preprocess(
+      blankAsUnset,
+      z.coerce
+        .number()
+        .int()
+        .min(ANTHROPIC_MIN_THINKING_BUDGET, { message: `must be at least ${ANTHROPIC_MIN_THINKING_BUDGET}, Anthropic's smallest thinking budget (leave it empty to turn thinking off)` })
+        .max(128_000)
+        .optional(),
+    ),
+    GEMINI_THINKING_BUDGET: int(DEFAULT_GEMINI_THINKING_BUDGET, 0, 32_768),
     /** Artificial delay before every sim generator call, for benchmarks. */
     SIM_LATENCY_MS: envInt(0, 0, 600_000),
     /** Whether any role may use the offline sim; production sets false so it never serves simulated scores unnoticed. */
     ADRANK_ALLOW_SIM: envBool(true),
   })
   .superRefine((env, ctx) => {
+    if (env.ADRANK_VOTER && env.ADRANK_VOTERS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ADRANK_VOTERS"],
+        message: "cannot be set together with ADRANK_VOTER: name every panel model in ADRANK_VOTERS and leave ADRANK_VOTER empty (it is the one-model form)",
+      });
+    }
     const roles: Array<[string, ModelRef]> = [
       ["ADRANK_GENERATORS", env.ADRANK_GENERATORS[0]],
       ["ADRANK_GENERATORS", env.ADRANK_GENERATORS[1]],
       ["ADRANK_EMBEDDER", env.ADRANK_EMBEDDER],
-      ["ADRANK_VOTER", env.ADRANK_VOTER],
+      ...votersOf(env).map((v): [string, ModelRef] => [v.variable, v.ref]),
     ];
     const usedBy = (provider: string) => [...new Set(roles.filter(([, ref]) => ref.provider === provider).map(([role]) => role))];
     const list = (names: string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? ""));
@@ -108,6 +190,31 @@ export const ModelsEnv = z
       const used = usedBy(provider);
       if (used.length > 0 && !value) ctx.addIssue({ code: "custom", path: [key], message: `required because ${use(used)} provider ${provider}` });
     }
-  });
+
+    // Anthropic rejects a temperature above 1; with thinking on none is sent, so any is fine.
+    if (env.ANTHROPIC_THINKING_BUDGET === undefined) {
+      env.ADRANK_GENERATORS.forEach((ref, seat) => {
+        const t = env.ADRANK_GENERATOR_TEMPERATURES[seat]!;
+        if (ref.provider === "anthropic" && t > ANTHROPIC_MAX_TEMPERATURE) {
+          ctx.addIssue({ code: "custom", path: ["ADRANK_GENERATOR_TEMPERATURES"], message: `seat ${seat + 1} is ${t} but its model ${formatModelRef(ref)} takes 0 to ${ANTHROPIC_MAX_TEMPERATURE}` });
+        }
+      });
+      const anthropicVoters = votersOf(env).filter((v) => v.ref.provider === "anthropic");
+      if (anthropicVoters.length > 0 && env.ADRANK_VOTER_TEMPERATURE > ANTHROPIC_MAX_TEMPERATURE) {
+        ctx.addIssue({ code: "custom", path: ["ADRANK_VOTER_TEMPERATURE"], message: `is ${env.ADRANK_VOTER_TEMPERATURE} but ${formatModelRef(anthropicVoters[0]!.ref)} takes 0 to ${ANTHROPIC_MAX_TEMPERATURE}` });
+      }
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    /** The panel models in seat order, from ADRANK_VOTERS, else ADRANK_VOTER, else sim:sim-voter. */
+    voters: votersOf(env).map((v) => v.ref),
+  }));
 
 export type ModelsConfig = z.infer<typeof ModelsEnv>;
+
+/** The panel models with the variable that named each, for messages. */
+function votersOf(env: { ADRANK_VOTER?: ModelRef | undefined; ADRANK_VOTERS?: ModelRef[] | undefined }): Array<{ variable: "ADRANK_VOTERS" | "ADRANK_VOTER"; ref: ModelRef }> {
+  if (env.ADRANK_VOTERS) return env.ADRANK_VOTERS.map((ref) => ({ variable: "ADRANK_VOTERS", ref }));
+  return [{ variable: "ADRANK_VOTER", ref: env.ADRANK_VOTER ?? DEFAULT_VOTER_REF }];
+}

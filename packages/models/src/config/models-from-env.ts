@@ -12,10 +12,15 @@ import { formatModelRef, type ModelRef, type Provider } from "./model-ref.ts";
 import { ModelsEnv, type ModelsConfig } from "./models-env.ts";
 
 export interface ModelSet {
-  /** The pair every repetition samples, in a fixed order (generatorIndex 0 and 1). */
+  /** The pair every repetition samples, in a fixed order (generatorIndex 0 and 1), each at its seat's temperature. */
   generators: [Generator, Generator];
   embedder: Embedder;
-  voter: Generator;
+  /**
+   * The panel models (1 to 5), from ADRANK_VOTERS, else ADRANK_VOTER. The caller assigns
+   * seats: seat i of a panel votes with voters[i % voters.length], so a panel larger than
+   * this list repeats it in order, and a one-model list puts that model in every seat.
+   */
+  voters: Generator[];
   /** Sentences the service should log at start, e.g. that it runs on the offline sim. */
   warnings: string[];
 }
@@ -31,7 +36,7 @@ export const SIM_ONLY_WARNING =
  * bad variable. Models of one provider share one retry policy and concurrency limit.
  *
  * @example
- * const { generators, embedder, voter, warnings } = modelsFromEnv(process.env);
+ * const { generators, embedder, voters, warnings } = modelsFromEnv(process.env);
  * for (const w of warnings) logger.warn(w);
  */
 export function modelsFromEnv(env: Record<string, string | undefined> = process.env, options: ModelsFromEnvOptions = {}): ModelSet {
@@ -47,15 +52,42 @@ export function modelsFromEnv(env: Record<string, string | undefined> = process.
   };
   const statsCache = createImageStatsCache();
 
-  const generator = (ref: ModelRef): Generator => {
+  const generation = { maxOutputTokens: config.MODEL_MAX_OUTPUT_TOKENS, answerRetries: config.MODEL_ANSWER_RETRIES };
+  const generator = (ref: ModelRef, temperature: number): Generator => {
     switch (ref.provider) {
       case "openai":
-        return createOpenAICompatibleGenerator({ model: ref.model, apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, policy: policyFor("openai") });
+        return createOpenAICompatibleGenerator({
+          ...generation,
+          model: ref.model,
+          apiKey: config.OPENAI_API_KEY,
+          baseURL: config.OPENAI_BASE_URL,
+          policy: policyFor("openai"),
+          temperature,
+          reasoningEffort: config.OPENAI_REASONING_EFFORT,
+          reasoningBudget: config.OPENAI_REASONING_BUDGET,
+        });
       case "anthropic":
-        return createAnthropicGenerator({ model: ref.model, apiKey: config.ANTHROPIC_API_KEY ?? "", baseURL: config.ANTHROPIC_BASE_URL, policy: policyFor("anthropic") });
+        return createAnthropicGenerator({
+          ...generation,
+          model: ref.model,
+          apiKey: config.ANTHROPIC_API_KEY ?? "",
+          baseURL: config.ANTHROPIC_BASE_URL,
+          policy: policyFor("anthropic"),
+          temperature,
+          thinkingBudget: config.ANTHROPIC_THINKING_BUDGET,
+        });
       case "gemini":
-        return createGeminiGenerator({ model: ref.model, apiKey: config.GEMINI_API_KEY ?? "", baseURL: config.GEMINI_BASE_URL, policy: policyFor("gemini") });
+        return createGeminiGenerator({
+          ...generation,
+          model: ref.model,
+          apiKey: config.GEMINI_API_KEY ?? "",
+          baseURL: config.GEMINI_BASE_URL,
+          policy: policyFor("gemini"),
+          temperature,
+          thinkingBudget: config.GEMINI_THINKING_BUDGET,
+        });
       case "sim":
+        // The sim is deterministic and takes no temperature.
         return withFixedLatency(createSimGenerator({ model: ref.model, statsCache }), config.SIM_LATENCY_MS);
       default: {
         const unknown: never = ref.provider;
@@ -83,10 +115,11 @@ export function modelsFromEnv(env: Record<string, string | undefined> = process.
   };
 
   const [first, second] = config.ADRANK_GENERATORS;
+  const [firstTemperature, secondTemperature] = config.ADRANK_GENERATOR_TEMPERATURES;
   return {
-    generators: [generator(first), generator(second)],
+    generators: [generator(first, firstTemperature), generator(second, secondTemperature)],
     embedder: embedder(config.ADRANK_EMBEDDER),
-    voter: generator(config.ADRANK_VOTER),
+    voters: config.voters.map((ref) => generator(ref, config.ADRANK_VOTER_TEMPERATURE)),
     warnings: warningsFor(config),
   };
 }
@@ -96,7 +129,7 @@ function warningsFor(config: ModelsConfig): string[] {
   const roles: Array<[string, ModelRef[]]> = [
     ["ADRANK_GENERATORS", [first, second]],
     ["ADRANK_EMBEDDER", [config.ADRANK_EMBEDDER]],
-    ["ADRANK_VOTER", [config.ADRANK_VOTER]],
+    [config.ADRANK_VOTERS ? "ADRANK_VOTERS" : "ADRANK_VOTER", config.voters],
   ];
   const simRoles = roles.filter(([, refs]) => refs.some((r) => r.provider === "sim")).map(([role]) => role);
   const allSim = roles.every(([, refs]) => refs.every((r) => r.provider === "sim"));
@@ -109,7 +142,7 @@ function warningsFor(config: ModelsConfig): string[] {
   if (formatModelRef(first) === formatModelRef(second)) {
     warnings.push(`ADRANK_GENERATORS names ${formatModelRef(first)} twice: the two samples of each repetition come from one model.`);
   }
-  const usesOpenAI = [first, second, config.ADRANK_EMBEDDER, config.ADRANK_VOTER].some((r) => r.provider === "openai");
+  const usesOpenAI = [first, second, config.ADRANK_EMBEDDER, ...config.voters].some((r) => r.provider === "openai");
   if (usesOpenAI && !config.OPENAI_API_KEY && config.OPENAI_BASE_URL.replace(/\/+$/, "") !== OPENAI_DEFAULT_BASE_URL) {
     warnings.push(`OPENAI_API_KEY is empty: requests to the OpenAI-compatible server at ${config.OPENAI_BASE_URL} carry no Authorization header.`);
   }

@@ -135,6 +135,8 @@ function afterAttempts(error: ModelError, attempts: number): ModelError {
     retryable: error.retryable,
     status: error.status,
     retryAfterMs: error.retryAfterMs,
+    reason: error.reason,
+    usage: error.usage,
     message: `${error.message}; gave up after ${attempts} attempts`,
     cause: error.cause,
   });

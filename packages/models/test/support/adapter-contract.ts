@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createCallPolicy, isModelError, realSleep, type CallPolicy, type CallPolicyOptions, type Embedder, type Generator, type ImageInput, type ModelError } from "../../src/index.ts";
+import { createCallPolicy, describeModelError, isModelError, realSleep, type CallPolicy, type CallPolicyOptions, type Embedder, type GenerationOptions, type Generator, type ImageInput, type ModelError } from "../../src/index.ts";
 import { startFakeProvider, type FakeProvider, type RecordedRequest, type Reply } from "./fake-provider.ts";
+
+/** Token counts of one answer as a test states them: `output` is the visible answer, `reasoning` comes on top. */
+export interface Tokens {
+  input: number;
+  output: number;
+  reasoning: number;
+}
 
 /** What differs between providers: their wire format and how an adapter is built. */
 export interface WireFormat {
@@ -19,7 +26,23 @@ export interface WireFormat {
   textsOf(body: unknown): { system: string; user: string };
   okGenerate(text: string): unknown;
   errorBody(status: number): unknown;
-  makeGenerator(baseURL: string, policy: CallPolicy): Generator;
+  /** The output limit a generate request asked for (answer budget plus any reasoning budget). */
+  outputLimitOf(body: unknown): number;
+  /** Response bodies for the tests of answers that cannot be used, every one reporting its tokens. */
+  answers: {
+    ok(text: string, tokens: Tokens): unknown;
+    /** No text, finished normally. */
+    empty(tokens: Tokens): unknown;
+    /** Stopped by the output limit after `text` (which may be ""). */
+    truncated(text: string, tokens: Tokens): unknown;
+    /** Declined by the model or the provider's safety filter. */
+    refusal(): unknown;
+    /** How our messages name the provider's stop reasons. */
+    stops: { empty: string; truncated: string };
+    /** The `reason` of the error a refusal ends in: the provider's stop code, when it gives one. */
+    refusalReason: string | undefined;
+  };
+  makeGenerator(baseURL: string, policy: CallPolicy, options?: GenerationOptions): Generator;
   embedding?: {
     path: string;
     inputsOf(body: unknown): string[];
@@ -151,6 +174,88 @@ export function describeAdapterContract(wire: WireFormat): void {
       expect(results.map((r) => r.text)).toEqual(Array(5).fill("slow answer"));
       expect(srv.requests).toHaveLength(5);
       expect(srv.maxInFlight()).toBe(2);
+    });
+
+    describe("answers that cannot be used", () => {
+      const answer = (body: unknown): Reply => ({ status: 200, body });
+      const usageOf = (...all: Tokens[]) => ({
+        inputTokens: all.reduce((n, t) => n + t.input, 0),
+        outputTokens: all.reduce((n, t) => n + t.output + t.reasoning, 0),
+        reasoningTokens: all.reduce((n, t) => n + t.reasoning, 0),
+      });
+      const limits = (srv: FakeProvider) => srv.requests.map((r) => wire.outputLimitOf(r.body));
+
+      it("asks again after an empty answer and returns the next one, with the usage of both attempts", async () => {
+        const first = { input: 700, output: 0, reasoning: 300 };
+        const second = { input: 700, output: 12, reasoning: 200 };
+        const srv = await start((_req, i) => answer(i === 0 ? wire.answers.empty(first) : wire.answers.ok("I would buy it.", second)));
+        const result = await wire.makeGenerator(srv.url, policy()).generate(request());
+        expect(result.text).toBe("I would buy it.");
+        expect(result.usage).toEqual(usageOf(first, second));
+        expect(result.usage).toEqual({ inputTokens: 1400, outputTokens: 512, reasoningTokens: 500 });
+        expect(limits(srv)).toEqual([limits(srv)[0], limits(srv)[0]]);
+      });
+
+      it("asks again with double the output limit after a truncated answer", async () => {
+        const srv = await start((_req, i) => answer(i === 0 ? wire.answers.truncated("I would prob", { input: 700, output: 1000, reasoning: 0 }) : wire.answers.ok("I would probably buy it.", { input: 700, output: 20, reasoning: 0 })));
+        const result = await wire.makeGenerator(srv.url, policy()).generate(request());
+        expect(result.text).toBe("I would probably buy it.");
+        const [first, second] = limits(srv);
+        expect(second).toBe(first! * 2);
+        expect(result.usage).toEqual({ inputTokens: 1400, outputTokens: 1020, reasoningTokens: 0 });
+      });
+
+      it('ends a limit used up by reasoning in "bad_response" after the configured retries, naming the reason and keeping the usage', async () => {
+        const tokens = { input: 700, output: 14, reasoning: 1010 };
+        const srv = await start(() => answer(wire.answers.truncated("", tokens)));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy(), { maxOutputTokens: 1024, answerRetries: 2 }).generate(request()));
+        const [first] = limits(srv);
+        // Double, then double again; the third attempt is the last (MODEL_ANSWER_RETRIES=2).
+        expect(limits(srv)).toEqual([first, first! * 2, first! * 4]);
+        expect(err).toMatchObject({ kind: "bad_response", retryable: false, provider: wire.provider, model: wire.model });
+        expect(err.message).toBe(`${wire.provider} model ${wire.model} returned no text: the output limit of ${first! * 4} tokens was used up (${wire.answers.stops.truncated}, 1010 reasoning tokens) after 3 attempts`);
+        expect(err.reason).toBe(`no text, the output limit was used up by reasoning (${wire.answers.stops.truncated})`);
+        expect(describeModelError(err, "scoring model")).toBe(`The scoring model (${wire.provider}) returned an answer that could not be used: no text, the output limit was used up by reasoning (${wire.answers.stops.truncated}).`);
+        expect(err.usage).toEqual(usageOf(tokens, tokens, tokens));
+        expect(err.toJSON()).toMatchObject({ reason: err.reason, usage: err.usage });
+        expect(err.message).not.toContain("Dana");
+      });
+
+      it("asks an empty answer again at the same limit, and names the stop reason when it stays empty", async () => {
+        const srv = await start(() => answer(wire.answers.empty({ input: 700, output: 0, reasoning: 0 })));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy(), { answerRetries: 1 }).generate(request()));
+        const [first] = limits(srv);
+        expect(limits(srv)).toEqual([first, first]);
+        expect(err.kind).toBe("bad_response");
+        expect(err.message).toBe(`${wire.provider} model ${wire.model} returned no text (${wire.answers.stops.empty}) after 2 attempts`);
+        expect(err.reason).toBe(`no text (${wire.answers.stops.empty})`);
+      });
+
+      it("ends an answer still cut off at the last attempt in bad_response, and grows the limit to four times the first at most", async () => {
+        const srv = await start(() => answer(wire.answers.truncated("I would prob", { input: 700, output: 100, reasoning: 0 })));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy(), { answerRetries: 4 }).generate(request()));
+        const [first] = limits(srv);
+        expect(limits(srv)).toEqual([first, first! * 2, first! * 4, first! * 4, first! * 4]);
+        expect(err.reason).toBe(`the answer was cut off by the output limit (${wire.answers.stops.truncated})`);
+      });
+
+      it("does not ask again after a refusal", async () => {
+        const srv = await start(() => answer(wire.answers.refusal()));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy()).generate(request()));
+        expect(srv.requests).toHaveLength(1);
+        expect(err).toMatchObject({ kind: "bad_request", retryable: false });
+        expect(err.reason).toBe(wire.answers.refusalReason);
+        const why = wire.answers.refusalReason ? ` (${wire.answers.refusalReason})` : "";
+        expect(describeModelError(err, "voter model")).toBe(`The voter model (${wire.provider}) refused this image or text${why}.`);
+        expect(err.message).not.toContain("Dana");
+      });
+
+      it("makes a single attempt when answer retries are 0", async () => {
+        const srv = await start(() => answer(wire.answers.empty({ input: 700, output: 0, reasoning: 0 })));
+        const err = await failureOf(wire.makeGenerator(srv.url, policy(), { answerRetries: 0 }).generate(request()));
+        expect(srv.requests).toHaveLength(1);
+        expect(err.message).toBe(`${wire.provider} model ${wire.model} returned no text (${wire.answers.stops.empty})`);
+      });
     });
 
     const embedding = wire.embedding;
