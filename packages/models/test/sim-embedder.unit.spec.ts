@@ -61,6 +61,13 @@ describe("sim embedder", () => {
     expect(textStance("The image is not sharp and the colours are muted.").clauses).toBe(0);
   });
 
+  it("reads finer grades and set phrases the way a person would", () => {
+    const graded = ["I find it completely unappealing.", "I find it fairly unappealing.", "I find it slightly unappealing.", "I find it slightly appealing.", "I find it fairly appealing.", "I find it really appealing."].map((t) => textStance(t).value);
+    for (let i = 1; i < graded.length; i++) expect(graded[i]!).toBeGreaterThan(graded[i - 1]!);
+    expect(textStance("I would buy it without a doubt.").value).toBeGreaterThan(0.9);
+    expect(textStance("I doubt I would buy it.").value).toBeLessThan(-0.3);
+  });
+
   for (const goal of Object.keys(ANCHOR_SETS)) {
     it(`gives sim answers for ${goal} an SSR score that rises strictly with the sim's quality`, async () => {
       const sets = await Promise.all(ANCHOR_SETS[goal]!.map((set) => embedder.embed(set)));
@@ -74,4 +81,18 @@ describe("sim embedder", () => {
       expect(scores.at(-1)!).toBeGreaterThan(3.5);
     });
   }
+
+  it("moves an answer's SSR score smoothly with the sim's quality, over the whole scale", async () => {
+    const sets = await Promise.all(ANCHOR_SETS["purchase-intent"]!.map((set) => embedder.embed(set)));
+    const assessment = assessCreative(stats, null, { goal: "purchase-intent", assetType: "Social Media Post", platform: null, demographics: {} });
+    const qs = Array.from({ length: 201 }, (_, i) => 1 + i / 50);
+    const answers = await embedder.embed(qs.map((q) => embeddedPart(ratingText(q, assessment, "purchase-intent", null))));
+    const scores = answers.map((a) => expectedScore(a, [...sets]));
+    // No steps: nearly every q in 0.02 steps gets its own score, and none falls back by more than a hair.
+    expect(new Set(scores.map((x) => x.toFixed(2))).size).toBeGreaterThan(150);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]!).toBeGreaterThan(scores[i - 1]! - 0.02);
+    for (let i = 25; i < scores.length; i++) expect(scores[i]!).toBeGreaterThan(scores[i - 25]!);
+    expect(scores[0]!).toBeLessThan(1.7);
+    expect(scores.at(-1)!).toBeGreaterThan(4.3);
+  });
 });

@@ -1,12 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { assessCreative, createImageStatsCache, createSimEmbedder, createSimGenerator, isModelError, measureImage, SAMPLE_JITTER, type CreativeContext, type GenerateRequest, type ImageInput, type SimHints } from "../src/index.ts";
+import { assessCreative, createImageStatsCache, createSimEmbedder, createSimGenerator, isModelError, measureImage, SAMPLE_JITTER, textStance, type CopyFields, type CreativeContext, type GenerateRequest, type ImageInput, type SimHints } from "../src/index.ts";
+import { targetStance } from "../src/sim/answer-text.ts";
 import { crispCreative, darkBlurred, degradedCreative, flatGrey, noisy } from "./support/test-images.ts";
 
 const context: CreativeContext = { goal: "purchase-intent", assetType: "Social Media Post", platform: null, demographics: {} };
 const hints = (over: Partial<SimHints> = {}): SimHints => ({ task: "rate", ...context, copy: null, repetition: 0, generatorIndex: 0, ...over });
 const png = (bytes: Uint8Array): ImageInput => ({ bytes, mime: "image/png" });
 const rate = (images: ImageInput[], over: Partial<SimHints> = {}): GenerateRequest => ({ system: "persona", user: "rate", images, simHints: hints(over) });
-const statedQ = (text: string) => Number(/about (\d\.\d) of 5/.exec(text)?.[1]);
+/** The part of an answer the scorer embeds: the lines above RATIONALE and PRODUCT. */
+const answerPart = (text: string) => text.split("\nRATIONALE:")[0]!;
+const stanceOf = (text: string) => textStance(answerPart(text)).value;
 
 let crisp: Uint8Array, grey: Uint8Array, dark: Uint8Array, noise: Uint8Array, square: Uint8Array, tall: Uint8Array, variants: Uint8Array[];
 
@@ -51,6 +54,16 @@ describe("sim judgement from real pixel statistics", () => {
     expect(await winner("instagram")).toBe("WINNER: 1");
   });
 
+  it("judges each image of a vote as its own asset type: a wide banner is fine as a banner, not as a square post", async () => {
+    const voter = createSimGenerator({ model: "sim-voter" });
+    const banner = await crispCreative(728, 90, 1);
+    const winner = async (assetTypePerImage: [string, string]) =>
+      (await voter.generate({ system: "", user: "", images: [png(square), png(banner)], simHints: hints({ task: "vote", assetTypePerImage }) })).text.split("\n").at(-1);
+    // Both called banners: the square image fits no banner slot and loses. The square one called a social post is not held to a banner's shape.
+    expect(await winner(["Website Banner", "Website Banner"])).toBe("WINNER: 2");
+    expect(await winner(["Social Media Post", "Website Banner"])).toBe("WINNER: 1");
+  });
+
   it("lets a sceptical, price-sensitive persona judge the same creative more harshly", async () => {
     const lenient = await qOf(crisp, { demographics: { adSkepticism: "very-low", shoppingIntent: "ready-to-buy" } });
     const harsh = await qOf(crisp, { demographics: { adSkepticism: "very-high", priceSensitivity: "very-high", trustBaseline: "low" } });
@@ -78,9 +91,11 @@ describe("sim generator", () => {
     const gen = createSimGenerator();
     const bad = (await gen.generate(rate([png(dark)]))).text;
     const good = (await gen.generate(rate([png(crisp)]))).text;
-    expect(bad).toMatch(/^I (would definitely not|probably would not) buy this product\./);
-    expect(bad).toContain("the image is dark");
-    expect(good).toMatch(/^I would (definitely|probably) buy this product\./);
+    expect(bad).toMatch(/^I (would definitely not|really would not|most likely would not|probably would not|doubt that I would) buy this product\./);
+    expect(stanceOf(bad)).toBeLessThan(-0.3);
+    expect(bad).toMatch(/the image is dark/i);
+    expect(good).toMatch(/^I (would definitely|really would|would most likely|would probably) buy this product\./);
+    expect(stanceOf(good)).toBeGreaterThan(0.5);
     for (const text of [bad, good]) {
       const lines = text.split("\n");
       expect(lines.at(-2)).toMatch(/^RATIONALE: \S.*\.$/);
@@ -95,10 +110,12 @@ describe("sim generator", () => {
     const base = await qOf(noise);
     const samples: number[] = [];
     for (const repetition of [0, 1, 2]) {
-      for (const [generatorIndex, gen] of [a, b].entries()) samples.push(statedQ((await gen.generate(rate([png(noise)], { repetition, generatorIndex }))).text));
+      for (const [generatorIndex, gen] of [a, b].entries()) samples.push(stanceOf((await gen.generate(rate([png(noise)], { repetition, generatorIndex }))).text));
     }
     expect(new Set(samples).size).toBeGreaterThan(2);
-    for (const q of samples) expect(Math.abs(q - base)).toBeLessThanOrEqual(SAMPLE_JITTER + 0.05);
+    // Each sample's stance stays within the jitter of the image's own, give or take the wording's step.
+    const [low, high] = [targetStance(base - SAMPLE_JITTER), targetStance(base + SAMPLE_JITTER)];
+    for (const s of samples) expect(s).toSatisfy((x: number) => x >= low - 0.04 && x <= high + 0.04);
   });
 
   it("turns better images into higher SSR-style scores once embedded", async () => {
@@ -167,5 +184,66 @@ describe("sim generator", () => {
     controller.abort();
     const err = await createSimGenerator().generate({ ...rate([png(crisp)]), signal: controller.signal }).catch((e: unknown) => e);
     expect(isModelError(err) && err.kind).toBe("aborted");
+  });
+});
+
+describe("sim text says why in words, never with a number", () => {
+  const GOALS = ["purchase-intent", "click-through-rate", "trustworthiness", "scroll-stopping", "open-rate", "logo-professionalism", "some-future-goal"];
+  const PLATFORMS = [null, "tiktok", "instagram", "linkedin", "youtube", "google display"];
+  const COPIES: Array<CopyFields | null> = [
+    null,
+    { adHeadline: "Save 20% on 3 pairs before 31/5", adBody: "Two for one: 50 styles, 4.8 stars from 1,200 runners. Shop now." },
+    { adBody: "THE 10/10 BEST COFFEE GRINDER EVER!!! 5 STARS!!!" },
+    { pageName: "Studio 54", adCaption: "Rated 4.5 out of 5" },
+  ];
+  const DEMOGRAPHICS: Array<Record<string, string>> = [{}, { adSkepticism: "very-high", priceSensitivity: "very-high" }, { adSkepticism: "very-low", shoppingIntent: "ready-to-buy" }];
+  /** A quality stated as a number or a fraction of a scale, in digits or in words. */
+  const NUMERIC_RATING = /\d|\b(out of|of (five|ten)|score[sd]?|rating|points?)\b/i;
+  /** Quoted ad copy is the advertiser's words, digits and all; only the rest is the sim's. */
+  const withoutQuotedCopy = (line: string) => line.replace(/"[^"]*"/g, '""');
+
+  it("states no digit or scale anywhere in a rating's answer, rationale or product lines", async () => {
+    const images = [crisp, grey, dark, noise, square, tall, ...variants];
+    const cache = createImageStatsCache();
+    const gens = [createSimGenerator({ model: "sim-gen-a", statsCache: cache }), createSimGenerator({ model: "sim-gen-b", statsCache: cache })];
+    let checked = 0;
+    for (const [i, bytes] of [...images, null].entries()) {
+      for (const goal of GOALS) {
+        const platform = PLATFORMS[i % PLATFORMS.length]!;
+        const copy = COPIES[(i + goal.length) % COPIES.length]!;
+        const demographics = DEMOGRAPHICS[i % DEMOGRAPHICS.length]!;
+        for (const repetition of [0, 1, 2]) {
+          const generatorIndex = (i + repetition) % 2;
+          const { text } = await gens[generatorIndex]!.generate(rate(bytes ? [png(bytes)] : [], { goal, platform, copy: bytes ? copy : (copy ?? COPIES[1]!), demographics, repetition, generatorIndex }));
+          for (const line of text.split("\n")) expect(withoutQuotedCopy(line), text).not.toMatch(NUMERIC_RATING);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it("states no digit or scale in a vote either, except the closing WINNER line", async () => {
+    const voter = createSimGenerator({ model: "sim-voter" });
+    const pairs = [[crisp, dark], [grey, noise], [square, tall], [variants[1]!, variants[4]!]] as const;
+    for (const [first, second] of pairs) {
+      for (const goal of GOALS) {
+        for (const platform of PLATFORMS.slice(0, 3)) {
+          const { text } = await voter.generate({ system: "", user: "", images: [png(first), png(second)], simHints: hints({ task: "vote", goal, platform, copyPerImage: [COPIES[1]!, COPIES[2]!] }) });
+          const lines = text.split("\n");
+          expect(lines.at(-1)).toMatch(/^WINNER: [12]$/);
+          for (const line of lines.slice(0, -1)) expect(line, text).not.toMatch(NUMERIC_RATING);
+        }
+      }
+    }
+  });
+
+  it("words the same request the same way every time, for a rating and for a vote", async () => {
+    const request = rate([png(variants[2]!)], { goal: "engagement", platform: "tiktok", copy: COPIES[1]!, repetition: 2, generatorIndex: 1 });
+    const vote: GenerateRequest = { system: "", user: "", images: [png(crisp), png(noise)], simHints: hints({ task: "vote", repetition: 3 }) };
+    for (const req of [request, vote]) {
+      const [a, b] = [await createSimGenerator({ model: "sim-gen-b" }).generate(req), await createSimGenerator({ model: "sim-gen-b" }).generate(req)];
+      expect(b.text).toBe(a.text);
+    }
   });
 });

@@ -1,48 +1,33 @@
 import type { CopyFields } from "../types.ts";
 import type { Assessment } from "./creative-quality.ts";
 import { goalProfile } from "./goal-profile.ts";
+import { composeStance } from "./stance-wording.ts";
 
 export const SIMULATED_NOTE = "(Simulated response: written offline by the sim model from measured image statistics and copy heuristics, not by a language model or a real person.)";
 
-/** The graded first-person answer per level, completed by the goal's action. */
-const STANCE_BY_LEVEL: Record<1 | 2 | 3 | 4 | 5, (action: string) => string> = {
-  1: (a) => `I would definitely not ${a}.`,
-  2: (a) => `I probably would not ${a}.`,
-  3: (a) => `I'm not sure whether I would ${a}; it could go either way.`,
-  4: (a) => `I would probably ${a}.`,
-  5: (a) => `I would definitely ${a}.`,
-};
-
-/** A second clause that pulls the answer towards the neighbouring level. */
-const LEAN_TOWARDS: Record<1 | 2 | 3 | 4 | 5, string> = {
-  1: "If anything, I lean towards definitely not.",
-  2: "If anything, I lean towards probably not.",
-  3: "Though honestly I'm not fully sure.",
-  4: "If anything, I lean towards probably yes.",
-  5: "If anything, I lean towards a definite yes.",
-};
-
-type Level = 1 | 2 | 3 | 4 | 5;
-const toLevel = (x: number): Level => Math.min(5, Math.max(1, Math.round(x))) as Level;
+/** Share of the linear term in `targetStance`; the rest is cubic. */
+const LINEAR_SHARE = 0.8;
 
 /**
- * The stance part of a rating: the nearest level's statement, plus a leaning clause when q
- * sits between levels, so the answer moves through nine steps as q rises from 1 to 5.
+ * The stance the answer aims at, −1 (definitely not) … +1 (definitely), for q on 1..5. SSR
+ * responds to stance a little more steeply near "unsure" than near the ends; the small cubic
+ * term evens that out, so equal steps in q give about equal steps in the score.
  */
-export function stanceSentences(q: number, goal: string): string {
-  const level = toLevel(q);
-  const action = goalProfile(goal).action;
-  const offset = q - level;
-  const parts = [STANCE_BY_LEVEL[level](action)];
-  if (Math.abs(offset) >= 0.15) parts.push(LEAN_TOWARDS[toLevel(level + Math.sign(offset))]);
-  return parts.join(" ");
+export function targetStance(q: number): number {
+  const u = Math.min(1, Math.max(-1, (q - 3) / 2));
+  return LINEAR_SHARE * u + (1 - LINEAR_SHARE) * u ** 3;
 }
 
-const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/**
+ * The stance part of a rating: a graded verdict and reactions to the main drivers whose mix
+ * follows q in small steps (stance-wording.ts). Words only: no number is ever stated.
+ */
+export function stanceSentences(q: number, assessment: Assessment, goal: string): string {
+  return composeStance(targetStance(q), goalProfile(goal).action, assessment.drivers).join(" ");
+}
 
-function joinObservations(observations: string[]): string {
-  const picked = observations.slice(0, 2);
-  return picked.join(", and ");
+function joinObservations(observations: readonly string[]): string {
+  return observations.slice(0, 2).join(", and ");
 }
 
 function personaLine(harshness: number): string | null {
@@ -57,29 +42,35 @@ function productLine(copy: CopyFields | null): string {
   return "PRODUCT: The simulated model measures image statistics only and cannot identify the product shown.";
 }
 
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** What drives the reaction, in words: what helps and what holds the creative back. */
+export function rationaleLine(assessment: Assessment, goal: string): string {
+  const label = goalProfile(goal).label;
+  const main = assessment.drivers.slice(0, 2);
+  const helps = main.filter((d) => d.tone > 0).map((d) => d.text);
+  const hurts = main.filter((d) => d.tone < 0).map((d) => d.text);
+  if (helps.length && hurts.length) return `RATIONALE: ${sentence(helps.join(" and "))}, which helps with ${label}, while ${hurts.join(" and ")}, which holds it back.`;
+  if (helps.length) return `RATIONALE: ${sentence(helps.join(" and "))}, which ${helps.length > 1 ? "both help" : "helps"} with ${label}.`;
+  if (hurts.length) return `RATIONALE: ${sentence(hurts.join(" and "))}, which ${hurts.length > 1 ? "both hold" : "holds"} it back for ${label}.`;
+  return `RATIONALE: Nothing in particular stands out either way for ${label}, so the overall look decides.`;
+}
+
 /**
  * A first-person rating in graded language, a note that it is simulated, then exactly two
- * closing lines `RATIONALE: …` and `PRODUCT: …`.
+ * closing lines `RATIONALE: …` and `PRODUCT: …`. No line states a number about quality.
  */
 export function ratingText(q: number, assessment: Assessment, goal: string, copy: CopyFields | null): string {
-  const observations = joinObservations(assessment.observations);
-  const lines = [
-    stanceSentences(q, goal),
-    observations ? `What stands out: ${observations}.` : "Nothing in particular stands out.",
-    personaLine(assessment.harshness),
-    SIMULATED_NOTE,
-    `RATIONALE: ${observations ? `${sentence(observations)}, which puts this at about ${q.toFixed(1)} of 5 for ${goalProfile(goal).label}.` : `It sits at about ${q.toFixed(1)} of 5 for ${goalProfile(goal).label}.`}`,
-    productLine(copy),
-  ];
+  const lines = [stanceSentences(q, assessment, goal), personaLine(assessment.harshness), SIMULATED_NOTE, rationaleLine(assessment, goal), productLine(copy)];
   return lines.filter((l): l is string => l !== null).join("\n");
 }
 
-/** A comparison of two creatives ending in exactly `WINNER: 1` or `WINNER: 2`. */
+/** A comparison of two creatives in words, ending in exactly `WINNER: 1` or `WINNER: 2`. */
 export function voteText(winner: 1 | 2, first: Assessment, second: Assessment, goal: string): string {
   const describe = (a: Assessment) => joinObservations(a.observations) || "nothing in particular stands out";
   return [
-    `Comparing the two for ${goalProfile(goal).label}: in Image 1, ${describe(first)}; in Image 2, ${describe(second)}.`,
-    `Image ${winner} is the stronger choice for me.`,
+    `Comparing the two for ${goalProfile(goal).label}: in the first image, ${describe(first)}; in the second image, ${describe(second)}.`,
+    `The ${winner === 1 ? "first" : "second"} image is the stronger choice for me.`,
     SIMULATED_NOTE,
     `WINNER: ${winner}`,
   ].join("\n");

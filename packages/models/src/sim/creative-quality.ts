@@ -4,6 +4,7 @@ import { goalProfile, type VisualWeights } from "./goal-profile.ts";
 import type { ImageStats } from "./image-stats.ts";
 import { personaHarshness } from "./persona-harshness.ts";
 import { aspectFit, type AspectFit } from "./platform-fit.ts";
+import type { Driver } from "./stance-wording.ts";
 
 /** Each 0..1, higher is better. */
 export type VisualScores = Record<keyof VisualWeights, number>;
@@ -28,6 +29,14 @@ export interface Assessment {
   harshness: number;
   /** Third-person observations, most notable first: problems, then strengths. */
   observations: string[];
+  /** The same observations in the same order, each with whether it helps (+1) or hurts (−1). */
+  drivers: Driver[];
+}
+
+interface Note {
+  text: string;
+  weight: number;
+  tone: -1 | 1;
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -68,11 +77,11 @@ export function visualQuality(scores: VisualScores, weights: VisualWeights): num
   return Math.exp(sum / total);
 }
 
-function visualObservations(stats: ImageStats, s: VisualScores): Array<{ text: string; weight: number }> {
-  const out: Array<{ text: string; weight: number }> = [];
+function visualObservations(stats: ImageStats, s: VisualScores): Note[] {
+  const out: Note[] = [];
   // Problems always outrank strengths; among problems, the worse comes first.
-  const problem = (score: number, text: string) => out.push({ text, weight: 1 + (0.6 - score) });
-  const strength = (score: number, text: string) => out.push({ text, weight: score - 0.6 });
+  const problem = (score: number, text: string) => out.push({ text, weight: 1 + (0.6 - score), tone: -1 });
+  const strength = (score: number, text: string) => out.push({ text, weight: score - 0.6, tone: 1 });
   const dark = stats.brightness < 100;
   if (s.exposure < 0.5) problem(s.exposure, dark ? "the image is dark" : "the image is washed out by very bright tones");
   else if (s.exposure < 0.85) problem(s.exposure, dark ? "the image is a little dark" : "the image is very bright");
@@ -118,14 +127,15 @@ export function assessCreative(image: ImageStats | null, copy: CopyFields | null
   const rawQ = 1 + 4 * base + aspectAdjustment - harshness;
 
   const notes = image && visual ? visualObservations(image, visual) : [];
-  if (aspect && aspect.fit < 0.5) notes.push({ text: `its ${shapeName(image)} shape suits ${aspect.placement} poorly`, weight: 1.5 - aspect.fit });
-  else if (aspect && aspect.fit > 0.9) notes.push({ text: `its shape suits ${aspect.placement}`, weight: 0.3 });
+  if (aspect && aspect.fit < 0.5) notes.push({ text: `its ${shapeName(image)} shape suits ${aspect.placement} poorly`, weight: 1.5 - aspect.fit, tone: -1 });
+  else if (aspect && aspect.fit > 0.9) notes.push({ text: `its shape suits ${aspect.placement}`, weight: 0.3, tone: 1 });
   if (copyRead) {
-    copyRead.notes.forEach((text) => notes.push({ text, weight: 1.05 }));
-    copyRead.strengths.forEach((text) => notes.push({ text, weight: 0.25 }));
+    copyRead.notes.forEach((text) => notes.push({ text, weight: 1.05, tone: -1 }));
+    copyRead.strengths.forEach((text) => notes.push({ text, weight: 0.25, tone: 1 }));
   }
   notes.sort((a, b) => b.weight - a.weight);
-  return { q: softBound(rawQ), rawQ, visual, visualQuality: quality, aspect, copy: copyRead, harshness, observations: notes.map((n) => n.text) };
+  const drivers = notes.map(({ text, tone }) => ({ text, tone }));
+  return { q: softBound(rawQ), rawQ, visual, visualQuality: quality, aspect, copy: copyRead, harshness, observations: drivers.map((d) => d.text), drivers };
 }
 
 /**

@@ -6,11 +6,11 @@ const DISPLAY_BANNERS = [1.91, 1.2, 728 / 90, 320 / 50, 970 / 250, 300 / 600];
 
 /** Checked in order, so "instagram stories" finds the story format before the feed one. */
 const PLACEMENTS: Array<{ match: RegExp; name: string; ratios: number[] }> = [
-  { match: /stor(y|ies)|reels?|tiktok|shorts|snapchat/, name: "a vertical 9:16 placement", ratios: STORY },
+  { match: /stor(y|ies)|reels?|tiktok|shorts|snapchat/, name: "a vertical full-screen placement", ratios: STORY },
   { match: /instagram|\big\b/, name: "the Instagram feed", ratios: SQUARE_PORTRAIT },
   { match: /linkedin|facebook|\bmeta\b|\bfb\b|feed/, name: "a link-post feed", ratios: FEED_LINK },
   { match: /google|display|banner|gdn/, name: "display banner slots", ratios: DISPLAY_BANNERS },
-  { match: /youtube|twitter|\bx\b/, name: "a 16:9 placement", ratios: [16 / 9, 1] },
+  { match: /youtube|twitter|\bx\b/, name: "a widescreen placement", ratios: [16 / 9, 1] },
   { match: /pinterest/, name: "Pinterest", ratios: [2 / 3] },
 ];
 

@@ -1,20 +1,24 @@
 import { ModelError } from "../model-error.ts";
 import type { Embedder } from "../types.ts";
 import { fnv1a32 } from "./fnv1a.ts";
-import { stanceTokens, textStance } from "./stance.ts";
+import { isStanceWord, stanceTokens, textStance } from "./stance.ts";
 
 /** Hashed word and word-pair features. */
 export const HASHED_DIMENSIONS = 512;
 /** Radial units over the stance line −1..1: near stances activate the same units. */
 const STANCE_CENTRES = [-1, -0.5, 0, 0.5, 1];
-const STANCE_WIDTH = 0.3;
+const STANCE_WIDTH = 0.25;
 /**
  * Norms relative to the unit-norm hashed block. The arc places stance −1..1 on a half
  * circle, so similarity keeps falling all the way to the opposite stance (where it is −1);
- * the radial units sharpen the distinction between neighbouring levels.
+ * the radial units, weighted most, make similarity to an anchor fall smoothly with the
+ * distance in stance. Together they turn an answer's stance into an SSR score that moves
+ * nearly linearly with it (against graded anchors about 1.3 at −1, 3 at 0, 4.7 at +1)
+ * instead of in steps, while the hashed block, which leaves grading words out, says what
+ * the text is about.
  */
-const ARC_WEIGHT = 1.0;
-const RADIAL_WEIGHT = 0.7;
+const ARC_WEIGHT = 0.3;
+const RADIAL_WEIGHT = 3;
 export const SIM_EMBEDDING_DIMENSIONS = HASHED_DIMENSIONS + 2 + STANCE_CENTRES.length;
 
 /** Frequent words say little about meaning; they still count, at a quarter weight. */
@@ -42,9 +46,12 @@ function normalize(values: Float64Array): Float64Array {
 export function simEmbedding(text: string): number[] {
   const tokens = stanceTokens(text);
   const hashed = new Float64Array(HASHED_DIMENSIONS);
-  tokens.forEach((token, i) => {
+  // Grading words ("probably", "not", "unlikely") are read by the stance block alone: in the
+  // hashed block they would pull an answer towards every anchor that shares its wording.
+  const topical = tokens.filter((t) => !isStanceWord(t));
+  topical.forEach((token, i) => {
     addFeature(hashed, `u:${token}`, STOPWORDS.has(token) ? 0.25 : 1);
-    const next = tokens[i + 1];
+    const next = topical[i + 1];
     if (next !== undefined) addFeature(hashed, `b:${token} ${next}`, 1);
   });
   normalize(hashed);

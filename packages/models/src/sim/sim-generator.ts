@@ -6,7 +6,7 @@ import { unitHash } from "./fnv1a.ts";
 import { createImageStatsCache, type ImageStats, type ImageStatsCache } from "./image-stats.ts";
 
 export interface SimGeneratorOptions {
-  /** Default "sim-gen-a". Part of the jitter key, so two sim models answer slightly differently. */
+  /** Default "sim-gen-a". Part of a vote's jitter key, so two sim voters judge close calls differently. */
   model?: string;
   /** Share one across sim models so an image is decoded once. */
   statsCache?: ImageStatsCache;
@@ -54,6 +54,8 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
   return {
     provider: "sim",
     model,
+    // Deterministic: no sampling temperature applies.
+    temperature: null,
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       if (req.signal?.aborted) throw new ModelError({ ...target, kind: "aborted", message: `call to sim model ${model} was cancelled`, cause: req.signal.reason });
       const hints: SimHints = req.simHints ?? { ...DEFAULT_HINTS, task: req.images.length === 2 ? "vote" : "rate" };
@@ -67,15 +69,17 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
           const assessment = assessCreative(image, hints.copy, hints);
           // Keyed by the image alone, so an ad package and its image-only ablation share their jitter.
           const subject = image ? image.hash : `copy:${JSON.stringify(hints.copy)}`;
-          const q = softBound(assessment.rawQ + jitter(`rate|${subject}|${sample}`, SAMPLE_JITTER));
+          const q = softBound(assessment.rawQ + sampleJitter(`rate|${subject}|${hints.goal}`, hints.repetition * 2 + hints.generatorIndex));
           return { text: ratingText(q, assessment, hints.goal, hints.copy), provider: "sim", model, simulated: true };
         }
         case "vote": {
           const [first, second] = stats;
           if (!first || !second || stats.length !== 2) throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} votes on exactly two images, got ${stats.length}` });
           const copyOf = (i: 0 | 1): CopyFields | null => (hints.copyPerImage ? hints.copyPerImage[i] : hints.copy);
-          const a = assessCreative(first, copyOf(0), hints);
-          const b = assessCreative(second, copyOf(1), hints);
+          // Each image is judged as what it is: its own asset type when the vote names one.
+          const contextOf = (i: 0 | 1) => (hints.assetTypePerImage ? { ...hints, assetType: hints.assetTypePerImage[i] } : hints);
+          const a = assessCreative(first, copyOf(0), contextOf(0));
+          const b = assessCreative(second, copyOf(1), contextOf(1));
           const winner = pickWinner(a, b, first.hash, second.hash, (hash) => jitter(`vote|${hash}|${sample}`, SAMPLE_JITTER / 2));
           return { text: voteText(winner, a, b, hints.goal), provider: "sim", model, simulated: true };
         }
@@ -86,6 +90,25 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
       }
     },
   };
+}
+
+/** Samples of one evaluation: 3 repetitions × 2 generators. */
+const SAMPLES_PER_EVALUATION = 6;
+
+/**
+ * The q offset of one sample of a rating, slot = 2·repetition + generatorIndex. The six
+ * offsets of an evaluation are deterministic draws keyed by the creative and goal, centred so
+ * they sum to zero and scaled to stay within ±SAMPLE_JITTER: the samples disagree a little,
+ * as raters do, but the evaluation's mean is the creative's own quality, so two creatives
+ * are not pushed together or apart by chance.
+ */
+function sampleJitter(key: string, slot: number): number {
+  const draws = Array.from({ length: SAMPLES_PER_EVALUATION }, (_, i) => unitHash(`${key}|${i}`) * 2 - 1);
+  const mean = draws.reduce((a, b) => a + b, 0) / draws.length;
+  const centred = draws.map((d) => d - mean);
+  const peak = Math.max(...centred.map(Math.abs));
+  const scale = peak > 1 ? 1 / peak : 1;
+  return centred[slot % SAMPLES_PER_EVALUATION]! * scale * SAMPLE_JITTER;
 }
 
 /**

@@ -10,7 +10,9 @@ const INTENSITY: Record<string, number> = {
   definitely: 1, definite: 1, certainly: 1, absolutely: 1, surely: 1, totally: 1, completely: 1, undoubtedly: 1, positively: 1, never: 1,
   really: 0.85, strongly: 0.85, highly: 0.85,
   probably: 0.55, likely: 0.55, probable: 0.55, presumably: 0.55,
+  fairly: 0.45,
   somewhat: 0.35, partly: 0.35,
+  slightly: 0.15,
   might: 0.25, may: 0.25, maybe: 0.25, perhaps: 0.25, possibly: 0.25, could: 0.25,
 };
 
@@ -30,6 +32,7 @@ const NEGATORS = new Set(["not", "no", "never", "nothing", "nor", "neither", "ha
 /** Words that carry a direction of their own, with the strength they imply alone. */
 const LEXEME: Record<string, number> = {
   unlikely: -0.55, doubt: -0.5, doubtful: -0.5, skip: -0.8, ignore: -0.8, avoid: -0.8, hate: -1, dislike: -0.7, reject: -0.8, refuse: -0.9, pass: -0.6,
+  unappealing: -0.5,
   love: 0.9, adore: 0.9, excited: 0.8, eager: 0.7, keen: 0.6, interested: 0.5, tempted: 0.45, appealing: 0.5, want: 0.5, yes: 0.75, sold: 0.8,
 };
 
@@ -48,6 +51,20 @@ const CONTRACTIONS: Record<string, string[]> = {
   "won't": ["will", "not"], "can't": ["can", "not"], "cannot": ["can", "not"], "shan't": ["shall", "not"],
   "i'm": ["i", "am"], "i'd": ["i", "would"], "i'll": ["i", "will"], "i've": ["i", "have"],
 };
+
+/** Words that only grade or direct a stance; the embedder leaves them to the stance block. */
+const STANCE_WORDS = new Set([
+  ...Object.keys(INTENSITY),
+  ...INTENSITY_PHRASES.flatMap(([phrase]) => phrase).filter((w) => !["for", "a", "are"].includes(w)),
+  ...NEGATORS,
+  ...Object.keys(LEXEME),
+  "sure", "unsure", "undecided", "uncertain", "certain", "ambivalent", "indifferent", "neutral", "fence",
+]);
+
+/** Whether a token (from `stanceTokens`) only says how strongly or which way a clause leans. */
+export function isStanceWord(token: string): boolean {
+  return STANCE_WORDS.has(token);
+}
 
 /** Lower-case words with negative contractions opened up ("wouldn't" → "would not"). */
 export function stanceTokens(clause: string): string[] {
@@ -84,8 +101,9 @@ export function clauseStance(clause: string): number | null {
     if (FIRST_PERSON.has(t)) firstPerson = true;
     if (MODALS.has(t)) modal = true;
   }
-  // "no doubt" is an intensifier, not a negation.
+  // "no doubt" is an intensifier, not a negation, and "without a doubt" is no doubt at all.
   if (findPhrase(tokens, ["no", "doubt"]) >= 0) negations = Math.max(0, negations - 1);
+  if (lexeme === LEXEME.doubt && findPhrase(tokens, ["without", "a", "doubt"]) >= 0) lexeme = null;
 
   const cued = strength !== null || lexeme !== null;
   // A bare negation only states a stance in the first person: "the image is not sharp" does not.
