@@ -1,13 +1,18 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
-import { VoteResult, type ImageRef, type PersonaInput, type VoteJob } from "@adrank/bus-contracts";
+import { mergeModelUsage, VoteResult, type ImageRef, type ModelUsage, type VoteJob } from "@adrank/bus-contracts";
 import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
 
-/** One side of a pair as a voter gets it: the prepared image and the copy it runs with. */
+/** One side of a pair as a voter gets it: the prepared image, the copy it runs with and its own asset type. */
 export interface PanelSide {
   image: ImageRef;
   copy: Record<string, string> | null;
+  /** Frames this image in the vote, whatever the other side is; absent or null when not stated. */
+  assetType?: string | null | undefined;
 }
+
+/** The request's persona (audience, goal, placement): the same for both sides, so it has no asset type. */
+type PanelPersona = VoteJob["persona"];
 
 export interface PanelSessionOptions {
   nc: NatsConnection;
@@ -29,6 +34,8 @@ export interface PanelRun {
   votes: CastVote[];
   /** The voter model that answered (from the first valid answer), if any answered. */
   model: string | null;
+  /** Calls and tokens of the panel's votes, per voter model. */
+  usage: ModelUsage[];
 }
 
 type VoteOutcome = VoteResult["outcome"];
@@ -47,7 +54,7 @@ export function openPanelSession(opts: PanelSessionOptions) {
     log: opts.log,
   });
 
-  const castOne = async (panelKey: string, seat: number, persona: PersonaInput, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null }> => {
+  const castOne = async (panelKey: string, seat: number, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null; usage?: ModelUsage }> => {
     const { voterId, order } = PANEL_SEATS[seat]!;
     const [first, second] = order === "ab" ? [a, b] : [b, a];
     const job: VoteJob = {
@@ -59,6 +66,7 @@ export function openPanelSession(opts: PanelSessionOptions) {
       persona,
       images: [first.image, second.image],
       copy: [first.copy, second.copy],
+      assetTypes: [first.assetType ?? null, second.assetType ?? null],
     };
     const pending = join.expect(job.jobId);
     try {
@@ -70,16 +78,16 @@ export function openPanelSession(opts: PanelSessionOptions) {
     const outcome = await pending;
     if (!outcome.ok) return { vote: { voterId, order, winner: null, response: "", invalidReason: outcome.error }, model: null };
     const winner: Side | null = outcome.choice === null ? null : (outcome.choice === "first") === (order === "ab") ? "a" : "b";
-    const vote: CastVote = { voterId, order, winner, response: outcome.response };
+    const vote: CastVote = { voterId, order, winner, response: outcome.response, model: outcome.model, simulated: outcome.simulated };
     if (winner === null) vote.invalidReason = outcome.invalidReason ?? "the answer names no image";
-    return { vote, model: outcome.model };
+    return { vote, model: outcome.model, ...(outcome.usage ? { usage: outcome.usage } : {}) };
   };
 
   return {
     /** Runs the panel of one pair; `panelKey` must be unique in the request and a safe subject token. */
-    async run(panelKey: string, persona: PersonaInput, a: PanelSide, b: PanelSide): Promise<PanelRun> {
+    async run(panelKey: string, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<PanelRun> {
       const cast = await Promise.all(PANEL_SEATS.map((_, seat) => castOne(panelKey, seat, persona, a, b)));
-      return { votes: cast.map((c) => c.vote), model: cast.find((c) => c.model !== null)?.model ?? null };
+      return { votes: cast.map((c) => c.vote), model: cast.find((c) => c.model !== null)?.model ?? null, usage: mergeModelUsage([cast.flatMap((c) => (c.usage ? [c.usage] : []))]) };
     },
     close: () => join.close(),
   };

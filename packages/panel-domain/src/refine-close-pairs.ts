@@ -1,12 +1,16 @@
-import type { PersonaInput, RefineAsset, RefineJob, RefinementReport } from "@adrank/bus-contracts";
+import { mergeModelUsage, type ModelUsage, type PersonaInput, type RefineAsset, type RefineJob, type RefinementReport } from "@adrank/bus-contracts";
 import type { ClosePairResult } from "@adrank/contracts";
 import { adjustScores, type PairVerdict } from "./adjust.ts";
 import { selectClosePairs } from "./close-pairs.ts";
 import { presentPanel, round4 } from "./present.ts";
 import { tallyPanel, type CastVote } from "./tally.ts";
 
-/** Runs one blinded panel on two assets (a shown as "a", b as "b"); resolves with its five votes. */
-export type RunPanel = (panelKey: string, persona: PersonaInput, a: RefineAsset, b: RefineAsset) => Promise<{ votes: CastVote[]; model: string | null }>;
+/**
+ * Runs one blinded panel on two assets (a shown as "a", b as "b"); resolves with its five
+ * votes. The persona is the request's and has no asset type: each asset's own `assetType`
+ * frames its image.
+ */
+export type RunPanel = (panelKey: string, persona: Omit<PersonaInput, "assetType">, a: RefineAsset, b: RefineAsset) => Promise<{ votes: CastVote[]; model: string | null; usage?: ModelUsage[] }>;
 
 /**
  * Close-pair refinement of one rank request (spec rank rule 8, design's adjustment rule):
@@ -16,11 +20,13 @@ export type RunPanel = (panelKey: string, persona: PersonaInput, a: RefineAsset,
 export async function refineClosePairs(job: RefineJob, runPanel: RunPanel): Promise<RefinementReport> {
   const byKey = new Map(job.assets.map((a) => [a.key, a]));
   const pairs = selectClosePairs(job.assets.map((a) => ({ key: a.key, score: a.score })));
+  // The request-level type speaks for neither side of a pair: each side brings its own.
+  const { assetType: _requestType, ...persona } = job.persona;
   const panels = await Promise.all(
     pairs.map((pair, i) => {
       const a = byKey.get(pair.higher)!;
       const b = byKey.get(pair.lower)!;
-      return runPanel(`r${i + 1}`, { ...job.persona, assetType: a.assetType }, a, b);
+      return runPanel(`r${i + 1}`, persona, a, b);
     }),
   );
   const tallies = panels.map((p) => tallyPanel(p.votes));
@@ -53,5 +59,6 @@ export async function refineClosePairs(job: RefineJob, runPanel: RunPanel): Prom
       panelOutcome: { winnerAssetId: idOf(v.winner), loserAssetId: idOf(v.loser), flipped: v.flipped, votesFor: v.votesFor, votesTotal: v.votesTotal, consistency: round4(v.consistency) },
     })),
     results,
+    usage: mergeModelUsage(panels.map((p) => p.usage)),
   };
 }

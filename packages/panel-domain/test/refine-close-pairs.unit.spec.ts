@@ -4,15 +4,17 @@ import { PANEL_SEATS, refineClosePairs, type CastVote, type RunPanel, type Side 
 
 const image = (c: string) => ({ ref: c.repeat(64), mime: "image/png" as const, width: 96, height: 96 });
 const asset = (key: number, score: number, id = `asset-${key}`): RefineAsset => ({ key, id, score, assetType: key === 1 ? "Logo" : "Advertisement", image: image(String(key)), copy: null });
-const persona: PersonaInput = { audience: { name: "Runners", demographics: {} }, goal: "click-through-rate", assetType: "Advertisement", platform: null, campaignType: null };
+// The request's persona; its request-level asset type is neither asset's own.
+const persona: PersonaInput = { audience: { name: "Runners", demographics: {} }, goal: "click-through-rate", assetType: "Social Media Post", platform: "tiktok", campaignType: null };
+const { assetType: _requestType, ...panelPersona } = persona;
 const job = (assets: RefineAsset[]): RefineJob => ({ requestId: "7f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b", jobId: "x_refine", deadline: Date.now() + 10_000, persona, assets });
 
 /** A panel runner that casts the scripted ballots for each pair, in call order. */
 function scripted(...panels: Array<Array<Side | null>>) {
-  const calls: Array<{ key: string; persona: PersonaInput; a: number; b: number }> = [];
+  const calls: Array<{ key: string; persona: Parameters<RunPanel>[1]; a: number; b: number; types: [string, string] }> = [];
   const run: RunPanel = async (key, p, a, b) => {
     const winners = panels[calls.length] ?? [];
-    calls.push({ key, persona: p, a: a.key, b: b.key });
+    calls.push({ key, persona: p, a: a.key, b: b.key, types: [a.assetType, b.assetType] });
     const votes: CastVote[] = PANEL_SEATS.map((seat, i) => ({ ...seat, winner: winners[i] ?? null, response: `raw ${i}`, ...(winners[i] ? {} : { invalidReason: "no verdict" }) }));
     return { votes, model: "sim:sim-voter" };
   };
@@ -23,7 +25,7 @@ describe("refineClosePairs", () => {
   it("a panel that prefers the lower-scored asset swaps the two scores and marks both", async () => {
     const { run, calls } = scripted(["b", "b", "b", "b", "a"]);
     const report = await refineClosePairs(job([asset(0, 3.2), asset(1, 3.1), asset(2, 4.5)]), run);
-    expect(calls).toEqual([{ key: "r1", persona: { ...persona, assetType: "Advertisement" }, a: 0, b: 1 }]);
+    expect(calls).toEqual([{ key: "r1", persona: panelPersona, a: 0, b: 1, types: ["Advertisement", "Logo"] }]);
     expect(report.pairsEvaluated).toBe(1);
     expect(Object.fromEntries(report.scores.map((s) => [s.key, s.score]))).toEqual({ 0: 3.1, 1: 3.2, 2: 4.5 });
     const outcome = { winnerAssetId: "asset-1", loserAssetId: "asset-0", flipped: true, votesFor: 4, votesTotal: 5, consistency: 0.6667 };
@@ -66,15 +68,23 @@ describe("refineClosePairs", () => {
     const { run, calls } = scripted();
     const report = await refineClosePairs(job([asset(0, 2.0), asset(1, 3.0), asset(2, 4.0)]), run);
     expect(calls).toEqual([]);
-    expect(report).toEqual({ pairsEvaluated: 0, scores: [{ key: 0, score: 2 }, { key: 1, score: 3 }, { key: 2, score: 4 }], outcomes: [], results: [] });
+    expect(report).toEqual({ pairsEvaluated: 0, scores: [{ key: 0, score: 2 }, { key: 1, score: 3 }, { key: 2, score: 4 }], outcomes: [], results: [], usage: [] });
   });
 
-  it("refines at most 6 pairs, all at once, and uses each pair's first asset type for the persona", async () => {
+  it("refines at most 6 pairs, all at once, each side with its own asset type under the request's persona", async () => {
     const { run, calls } = scripted();
     const report = await refineClosePairs(job([asset(0, 3.0), asset(1, 3.05), asset(2, 3.1), asset(3, 3.12), asset(4, 3.2)]), run);
     expect(calls).toHaveLength(6);
     expect(report.pairsEvaluated).toBe(6);
     expect(new Set(calls.map((c) => c.key)).size).toBe(6);
-    for (const c of calls) expect(c.persona.assetType).toBe(c.a === 1 ? "Logo" : "Advertisement");
+    const typeOf = (key: number) => (key === 1 ? "Logo" : "Advertisement");
+    for (const c of calls) {
+      expect(c.types).toEqual([typeOf(c.a), typeOf(c.b)]);
+      // Not the higher-scored asset's type, and not the request-level one either: no type at all.
+      expect(c.persona).toEqual(panelPersona);
+      expect(c.persona).not.toHaveProperty("assetType");
+    }
+    // The Logo meets an Advertisement in some pair, and each keeps its own type there.
+    expect(calls.some((c) => c.types.includes("Logo") && c.types.includes("Advertisement"))).toBe(true);
   });
 });

@@ -41,6 +41,11 @@ export interface RankPlan {
   goal: string;
   /** The request-level asset_type (the summary reports it). */
   assetType: string;
+  /**
+   * The request's own persona, with the request-level asset_type: what close-pair
+   * refinement judges by (each refined asset brings its own type), never one asset's.
+   */
+  persona: PersonaInput;
   /** The delivery platform: `platform`, else the campaign type's platform, else null. */
   platform: string | null;
   audienceName: string;
@@ -57,6 +62,7 @@ export interface RankPlan {
  */
 export function planRank(request: RankRequestInput, audience: ResolvedAudience): RankPlan {
   const platform = effectivePlatform(request.platform, request.campaign_type);
+  const requestPersona = personaOf(request, audience);
   const assets = request.assets.map((asset, index): AssetPlan => {
     const assetType = asset.asset_type ?? request.asset_type;
     return {
@@ -65,12 +71,13 @@ export function planRank(request: RankRequestInput, audience: ResolvedAudience):
       assetId: asset.id ?? null,
       assetType,
       copy: asset.copy_context ? { ...asset.copy_context } : null,
-      persona: personaOf(request, audience, assetType),
+      persona: { ...requestPersona, assetType },
     };
   });
   return {
     goal: request.goal,
     assetType: request.asset_type,
+    persona: { ...requestPersona, assetType: request.asset_type },
     platform,
     audienceName: audience.name,
     refineClosePairs: request.refine_close_pairs,
@@ -96,15 +103,18 @@ export function layersFor(asset: Pick<AssetPlan, "copy">, image: { hasVisualCont
 }
 
 /**
- * The persona inputs of one judgement: the audience as given (defaults are the persona
- * builder's), the goal, the asset type and the placement. Rule 3: `campaign_type` is the
- * placement context only when `platform` is omitted.
+ * The persona of a request: the audience as given (defaults are the persona builder's), the
+ * goal and the placement. Rule 3: `campaign_type` is the placement context only when
+ * `platform` is omitted. It has no asset type: a scoring persona adds the judged asset's,
+ * and a panel frames each image by its own.
+ *
+ * @example
+ * const scoring: PersonaInput = { ...personaOf(request, audience), assetType: "Logo" };
  */
 export function personaOf(
   request: { goal: string; platform?: string | null | undefined; campaign_type?: string | null | undefined },
   audience: ResolvedAudience,
-  assetType: string,
-): PersonaInput {
+): Omit<PersonaInput, "assetType"> {
   const hasPlatform = request.platform != null && request.platform.trim() !== "";
   return {
     audience: {
@@ -113,7 +123,6 @@ export function personaOf(
       ...(audience.description ? { description: audience.description } : {}),
     },
     goal: request.goal,
-    assetType,
     platform: effectivePlatform(request.platform, request.campaign_type),
     campaignType: hasPlatform ? null : (request.campaign_type?.trim() || null),
   };

@@ -30,7 +30,11 @@ export function isDemographicField(key: string): key is DemographicField {
   return Object.hasOwn(DEMOGRAPHIC_DEFAULTS, key);
 }
 
-/** Each accepted value of each field, said in plain words to the persona. */
+/**
+ * Each accepted value of each field, said in plain words to the persona, without the anchor
+ * statements' grading words (never, doubt, somewhat …): the persona text is part of every
+ * generator prompt, and those words would be echoed back as the answer's stance.
+ */
 const PHRASES: Readonly<Record<DemographicField, Readonly<Record<string, string>>>> = {
   ageRange: {
     "18-24": "You are between 18 and 24 years old.",
@@ -52,7 +56,7 @@ const PHRASES: Readonly<Record<DemographicField, Readonly<Record<string, string>
     "very-low": "You rarely question what ads tell you.",
     low: "You are fairly open to what ads tell you.",
     moderate: "You take ads with a pinch of salt, as most people do.",
-    high: "You are skeptical of ads and look for reasons to doubt their claims.",
+    high: "You are skeptical of ads and look for holes in their claims.",
     "very-high": "You distrust ads by default and dismiss most of them.",
   },
   trustBaseline: {
@@ -89,14 +93,14 @@ const PHRASES: Readonly<Record<DemographicField, Readonly<Record<string, string>
     urgent: "You need this right away.",
   },
   brandFamiliarity: {
-    unaware: "You have never heard of the brand.",
+    unaware: "The brand is new to you: you have not heard of it before.",
     "heard-of": "You have heard of the brand but know little about it.",
     familiar: "You know the brand well.",
     loyal: "You are a loyal customer of the brand.",
   },
   platformFatigue: {
     low: "You are not tired of the ads on this platform.",
-    medium: "You are somewhat tired of seeing ads on this platform.",
+    medium: "You are a bit tired of seeing ads on this platform.",
     high: "You are tired of ads on this platform and scroll past most of them.",
     "very-high": "You are fed up with ads on this platform and ignore nearly all of them.",
   },

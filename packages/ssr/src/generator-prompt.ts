@@ -1,4 +1,4 @@
-import { REPETITIONS_PER_EVALUATION, type ScoreLayer } from "@adrank/contracts";
+import { GENERATORS_PER_REPETITION, REPETITIONS_PER_EVALUATION, type ScoreLayer } from "@adrank/contracts";
 import { copyText } from "./copy-text.ts";
 import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
 import { goalQuestion } from "./goal-framing.ts";
@@ -12,7 +12,7 @@ export interface GeneratorPromptInput {
   goal: string;
   /** 0-based repetition of the evaluation (0..2). */
   repetition: number;
-  /** 0-based generator of the repetition's pair (0..1). */
+  /** 0-based generator of the repetition's pair (0..1): its seat, see `GENERATOR_SEATS`. */
   generatorIndex: number;
 }
 
@@ -45,25 +45,47 @@ function layerLines(layer: ScoreLayer, copy: string | null): string[] {
 }
 
 /**
+ * The two generators of a repetition sit in different seats and put the same question to the
+ * same persona from two sides: seat 0 asks for the reaction of the first few seconds, seat 1
+ * for the one the person reaches after thinking it over. A repetition's pair is then two
+ * readings of one person, not two draws of one reading. Indexed by `generatorIndex`.
+ */
+export const GENERATOR_SEATS: readonly [string, string] = [
+  "Give your gut reaction: what goes through your head in the first few seconds of seeing it, before you think it over, the way you would blurt it out to a friend.",
+  "Take a moment and think it through the way you would in your own life: what you notice, what you weigh against your own situation, and where you end up.",
+];
+
+// Says how to answer without offering any wording: named levels ("definitely", "not sure")
+// would pull answers onto the anchor statements and turn similarity rating back into a
+// Likert scale in words. The anchors' vocabulary test guards this.
+const ANSWER_RULE =
+  "Answer in 2 to 4 sentences, in your own words, as you would say it out loud: what you would actually do and how strongly you feel about it. Do not give a number, a score or a rating scale, and do not choose from a list of set answers.";
+
+/**
  * The prompt of one generator sample. The persona answers in its own words (the answer is
- * embedded and compared with the goal's anchor statements, so it must not be a number),
- * then gives a rationale and a product read on fixed prefixes that `parseGeneratorAnswer`
- * reads back.
+ * embedded and compared with the goal's anchor statements, so it must not be a number and
+ * the prompt never suggests their wording), from its seat's angle, then gives a rationale
+ * and a product read on fixed prefixes that `parseGeneratorAnswer` reads back.
  *
  * @example
  * const { system, user } = buildGeneratorPrompt({ persona, layer: "image-only", copy: null,
  *   goal: "scroll-stopping", repetition: 0, generatorIndex: 1 });
+ * // user asks the scroll-stopping question, then to think it through (seat 1)
  */
-export function buildGeneratorPrompt({ persona, layer, copy, goal, repetition }: GeneratorPromptInput): Prompt {
+export function buildGeneratorPrompt({ persona, layer, copy, goal, repetition, generatorIndex }: GeneratorPromptInput): Prompt {
+  if (!Number.isInteger(generatorIndex) || generatorIndex < 0 || generatorIndex >= GENERATORS_PER_REPETITION) {
+    throw new RangeError(`generatorIndex must be 0..${GENERATORS_PER_REPETITION - 1}, got ${generatorIndex}`);
+  }
   const system = [
     "You role-play one consumer reacting honestly to a piece of marketing. Stay in character and speak in the first person, as this person would talk.",
     FENCE_RULE,
-    persona.text,
+    `${persona.text}\nWhat the creative is: ${persona.assetFraming}`,
   ].join("\n\n");
   const user = [
     ...layerLines(layer, layer === "image-only" ? null : copyText(copy)),
     goalQuestion(goal),
-    "Answer in 2 to 4 sentences, in your own words, saying how you would react and how sure you are (for example: definitely not, probably not, not sure, probably, definitely). Do not give a number, a score or a rating scale.",
+    GENERATOR_SEATS[generatorIndex as 0 | 1],
+    ANSWER_RULE,
     `Then end with exactly these two lines and nothing after them:\n${RATIONALE_PREFIX} <one sentence on what in the creative drives your reaction>\n${PRODUCT_PREFIX} <one sentence on what you think is being offered>`,
     // Repetitions are independent draws of the same question; saying so discourages echoing.
     `(Independent response ${repetition + 1} of ${REPETITIONS_PER_EVALUATION}.)`,

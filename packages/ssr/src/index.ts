@@ -10,10 +10,10 @@ export { ANCHOR_SETS, DEFAULT_ANCHOR_GOAL, anchorSets } from "./anchors.ts";
 export { DEMOGRAPHIC_DEFAULTS, DEMOGRAPHIC_FIELDS, describeDemographic } from "./demographics.ts";
 export { buildPersona, DEFAULT_MARK } from "./persona.ts";
 export { resolvePlacement, PLATFORM_FRAMING, CAMPAIGN_PLATFORM } from "./placement.ts";
-export { assetTypeFraming, ASSET_TYPE_FRAMING } from "./asset-framing.ts";
+export { assetTypeFraming, pairTypeFraming, ASSET_TYPE_FRAMING } from "./asset-framing.ts";
 export { goalQuestion, goalComparison } from "./goal-framing.ts";
 export { fenceUntrusted, quoteUntrusted, FENCE_OPEN, FENCE_CLOSE, FENCE_RULE } from "./fence.ts";
-export { buildGeneratorPrompt, parseGeneratorAnswer, RATIONALE_PREFIX, PRODUCT_PREFIX, MISSING_RATIONALE, MISSING_PRODUCT_READ } from "./generator-prompt.ts";
+export { buildGeneratorPrompt, parseGeneratorAnswer, GENERATOR_SEATS, RATIONALE_PREFIX, PRODUCT_PREFIX, MISSING_RATIONALE, MISSING_PRODUCT_READ } from "./generator-prompt.ts";
 export { buildVotePrompt, parseVoteAnswer, WINNER_PREFIX } from "./vote-prompt.ts";
 export { SsrInputError, isSsrInputError } from "./ssr-input-error.ts";
 

@@ -17,7 +17,11 @@ export interface PersonaInputLike {
     defaulted?: readonly string[] | undefined;
   };
   goal: string;
-  assetType: string;
+  /**
+   * The type of the one creative a scoring persona judges; null when it was not stated. A
+   * panel's persona has none: the vote prompt frames each image by its own type.
+   */
+  assetType?: string | null | undefined;
   platform: string | null;
   campaignType: string | null;
 }
@@ -30,14 +34,19 @@ export interface Persona {
   /** Known fields filled from DEMOGRAPHIC_DEFAULTS, in field order. */
   defaulted: DemographicField[];
   placement: Placement;
+  /**
+   * What the judged creative is (from `assetType`, neutral when not stated). It is not part
+   * of `text`: the generator prompt states it for its one creative, while a vote states each
+   * image's own type instead.
+   */
   assetFraming: string;
 }
 
 export const DEFAULT_MARK = "(default: not specified by the advertiser)";
 
 /**
- * The simulated respondent: who they are (defaults applied and marked as defaults), where
- * they meet the creative and what kind of creative it is.
+ * The simulated respondent: who they are (defaults applied and marked as defaults) and where
+ * they meet the creative. What the creative is stays out of `text` (see `assetFraming`).
  *
  * @example
  * buildPersona({ audience: { name: "Trail runners", demographics: { ageRange: "45-54" } },
@@ -67,7 +76,6 @@ export function buildPersona(input: PersonaInputLike): Persona {
     ...traits,
     ...(extras.length ? ["Other traits the advertiser gives:", fenceUntrusted("other traits", extras.map(([key, value]) => `${key}: ${value}`).join("\n"))] : []),
     `Where you meet the creative: ${placement.framing}`,
-    `What the creative is: ${assetFraming}`,
   ].join("\n");
   return { text, demographics, defaulted, placement, assetFraming };
 }

@@ -1,3 +1,4 @@
+import { pairTypeFraming } from "./asset-framing.ts";
 import { copyText } from "./copy-text.ts";
 import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
 import type { Prompt } from "./generator-prompt.ts";
@@ -5,8 +6,11 @@ import { goalComparison } from "./goal-framing.ts";
 import type { Persona } from "./persona.ts";
 
 export interface VotePromptInput {
+  /** Who votes and where they meet the images; its `assetFraming` is not used. */
   persona: Persona;
   goal: string;
+  /** The asset type of Image 1 and of Image 2, in presentation order; null when not stated. */
+  assetTypes: readonly [string | null, string | null];
   /** Copy of the image presented first ("Image 1"), if it runs with copy. */
   copyA?: Readonly<Record<string, string>> | null | undefined;
   /** Copy of the image presented second ("Image 2"), if it runs with copy. */
@@ -18,13 +22,15 @@ export const WINNER_PREFIX = "WINNER:";
 /**
  * A blinded panel vote: the persona picks the better of two attached images for the goal.
  * The images are named only by position; no id, address or score ever reaches the voter,
- * so the vote rests on the creatives alone.
+ * so the vote rests on the creatives alone. Each image is framed by its own asset type (a
+ * logo is judged as a logo even when the other image is an ad); where the persona meets
+ * them comes from the persona, that is from the request.
  *
  * @example
- * const { system, user } = buildVotePrompt({ persona, goal: "click-through-rate" });
+ * const { system, user } = buildVotePrompt({ persona, goal: "click-through-rate", assetTypes: ["Logo", null] });
  * // user ends by asking for a last line "WINNER: 1" or "WINNER: 2"
  */
-export function buildVotePrompt({ persona, goal, copyA, copyB }: VotePromptInput): Prompt {
+export function buildVotePrompt({ persona, goal, assetTypes, copyA, copyB }: VotePromptInput): Prompt {
   const system = [
     "You role-play one consumer comparing two pieces of marketing honestly. Stay in character and speak in the first person, as this person would talk.",
     FENCE_RULE,
@@ -43,6 +49,7 @@ export function buildVotePrompt({ persona, goal, copyA, copyB }: VotePromptInput
       : [];
   const user = [
     "You are shown two images. Image 1 is the first attached image and Image 2 the second. The order in which they are shown says nothing about which is better.",
+    pairTypeFraming(assetTypes),
     ...copyLines,
     `Which of the two images ${goalComparison(goal)}?`,
     "Think it over as this person in 1 to 3 sentences. You must choose one of the two; a tie is not allowed.",

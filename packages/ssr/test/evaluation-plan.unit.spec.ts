@@ -32,8 +32,9 @@ describe("planEvaluation", () => {
         const expected = buildGeneratorPrompt({ persona: buildPersona(persona), layer, copy: plan.copy, goal: persona.goal, repetition: call.repetition, generatorIndex: call.generatorIndex });
         expect(call.prompt).toEqual(expected);
       }
-      // Repetitions are independent draws: each says which one it is.
-      expect(new Set(plan.calls.map((c) => c.prompt.user)).size).toBe(3);
+      // Repetitions are independent draws (each says which one it is), and the two generators
+      // of a repetition sit in different seats: six different prompts.
+      expect(new Set(plan.calls.map((c) => c.prompt.user)).size).toBe(6);
     }
   });
 

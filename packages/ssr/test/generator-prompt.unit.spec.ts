@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GOALS } from "@adrank/contracts";
-import { buildGeneratorPrompt, buildPersona, FENCE_RULE, goalQuestion, MISSING_PRODUCT_READ, parseGeneratorAnswer, type GeneratorPromptInput } from "../src/index.ts";
+import { GOALS, ScoreLayer } from "@adrank/contracts";
+import { assetTypeFraming, buildGeneratorPrompt, buildPersona, FENCE_RULE, GENERATOR_SEATS, goalQuestion, MISSING_PRODUCT_READ, parseGeneratorAnswer, type GeneratorPromptInput } from "../src/index.ts";
 
 const persona = buildPersona({
   audience: { name: "Trail runners", description: "Comparing shoes before race season.", demographics: { ageRange: "35-44" } },
@@ -23,11 +23,17 @@ function splitFences(text: string): { inside: string[]; outside: string } {
 }
 
 describe("buildGeneratorPrompt", () => {
-  it("puts the persona and the rule about untrusted text in the system prompt", () => {
+  it("puts the persona, what the creative is and the rule about untrusted text in the system prompt", () => {
     const { system } = prompt();
     expect(system).toContain(persona.text);
+    expect(system).toContain(`What the creative is: ${assetTypeFraming("Social Media Post")}`);
     expect(system).toContain(FENCE_RULE);
     expect(system).toMatch(/first person/);
+  });
+
+  it("frames a creative whose type was not stated without guessing one", () => {
+    const untyped = buildPersona({ audience: { name: "Trail runners", demographics: {} }, goal: "purchase-intent", assetType: null, platform: null, campaignType: null });
+    expect(prompt({ persona: untyped }).system).toContain("What the creative is: The creative is an ad creative whose format the advertiser did not state.");
   });
 
   it("asks the goal's question and for a free-text answer with two closing lines", () => {
@@ -92,6 +98,39 @@ describe("buildGeneratorPrompt", () => {
 
   it("marks the repetition so samples are independent draws", () => {
     expect(prompt({ repetition: 2 }).user).toContain("(Independent response 3 of 3.)");
+  });
+});
+
+describe("generator seats", () => {
+  it("gives the two generators of a repetition different framings of the same question", () => {
+    expect(GENERATOR_SEATS[0]).toMatch(/gut reaction.*first few seconds/);
+    expect(GENERATOR_SEATS[1]).toMatch(/think it through/);
+    for (const goal of GOALS) {
+      for (const layer of ScoreLayer.options) {
+        for (const repetition of [0, 1, 2]) {
+          const [first, second] = [0, 1].map((generatorIndex) => prompt({ goal, layer, repetition, generatorIndex }));
+          expect(first!.user).not.toBe(second!.user);
+          // Same persona, goal, layer and copy: only the seat's sentence differs.
+          expect(first!.system).toBe(second!.system);
+          expect(first!.user.replace(GENERATOR_SEATS[0], "<seat>")).toBe(second!.user.replace(GENERATOR_SEATS[1], "<seat>"));
+          expect(first!.user).toContain(goalQuestion(goal));
+          expect(first!.user).toContain(GENERATOR_SEATS[0]);
+          expect(second!.user).toContain(GENERATOR_SEATS[1]);
+        }
+      }
+    }
+  });
+
+  it("asks the question before the seat's framing and the answer rule after both", () => {
+    const { user } = prompt({ generatorIndex: 1 });
+    const at = (text: string) => user.indexOf(text);
+    expect(at(goalQuestion("purchase-intent"))).toBeLessThan(at(GENERATOR_SEATS[1]));
+    expect(at(GENERATOR_SEATS[1])).toBeLessThan(at("Answer in 2 to 4 sentences"));
+  });
+
+  it("rejects a generator index outside the pair", () => {
+    expect(() => prompt({ generatorIndex: 2 })).toThrow(RangeError);
+    expect(() => prompt({ generatorIndex: -1 })).toThrow(RangeError);
   });
 });
 

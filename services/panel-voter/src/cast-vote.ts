@@ -1,9 +1,10 @@
 import type { Generator } from "@adrank/models";
-import type { VoteJob, VoteResult } from "@adrank/bus-contracts";
+import { callUsage, type VoteJob, type VoteResult } from "@adrank/bus-contracts";
 import { buildPersona, buildVotePrompt, parseVoteAnswer } from "@adrank/ssr";
 
 export interface CastVoteDeps {
-  voter: Generator;
+  /** The panel's models: seat i is voted by voters[i % voters.length], so a mixed panel spreads its models over both presentation orders. */
+  voters: readonly Generator[];
   /** The normalized image bytes, or null when they have expired from the store. */
   loadImage(ref: string): Promise<Uint8Array | null>;
 }
@@ -24,8 +25,9 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
   const [first, second] = await Promise.all(job.images.map((image) => deps.loadImage(image.ref)));
   if (!first || !second) throw new VoteError("A prepared image expired before the vote; please retry the request.");
   const persona = buildPersona(job.persona);
-  const prompt = buildVotePrompt({ persona, goal: job.persona.goal, copyA: job.copy[0], copyB: job.copy[1] });
-  const answer = await deps.voter.generate({
+  const prompt = buildVotePrompt({ persona, goal: job.persona.goal, assetTypes: job.assetTypes, copyA: job.copy[0], copyB: job.copy[1] });
+  const voter = voterForSeat(deps.voters, job.seat);
+  const answer = await voter.generate({
     system: prompt.system,
     user: prompt.user,
     images: [
@@ -36,7 +38,9 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
     simHints: {
       task: "vote",
       goal: job.persona.goal,
-      assetType: job.persona.assetType,
+      // The sim reads each image's own type; "" when the request stated none.
+      assetType: job.assetTypes[0] ?? "",
+      assetTypePerImage: [job.assetTypes[0] ?? "", job.assetTypes[1] ?? ""],
       platform: job.persona.platform,
       copy: null,
       copyPerImage: [job.copy[0], job.copy[1]],
@@ -46,7 +50,17 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
     },
   });
   const parsed = parseVoteAnswer(answer.text);
-  const model = `${deps.voter.provider}:${deps.voter.model}`;
-  if ("invalid" in parsed) return { ok: true, model, response: answer.text, choice: null, invalidReason: parsed.invalid, simulated: answer.simulated };
-  return { ok: true, model, response: answer.text, choice: parsed.winner === 1 ? "first" : "second", simulated: answer.simulated };
+  const model = `${voter.provider}:${voter.model}`;
+  const usage = callUsage(model, answer.usage);
+  if ("invalid" in parsed) return { ok: true, model, response: answer.text, choice: null, invalidReason: parsed.invalid, simulated: answer.simulated, usage };
+  return { ok: true, model, response: answer.text, choice: parsed.winner === 1 ? "first" : "second", simulated: answer.simulated, usage };
+}
+
+/**
+ * The model in a seat. Seats 0–2 see the pair in one order and 3–4 in the other, so with two
+ * or three models each one sees both orders and no model's position bias lands on one side.
+ */
+export function voterForSeat(voters: readonly Generator[], seat: number): Generator {
+  if (voters.length === 0) throw new RangeError("a panel needs at least one voter model");
+  return voters[seat % voters.length]!;
 }

@@ -22,7 +22,8 @@ function job(over: Partial<VoteJob> = {}): VoteJob {
     deadline: Date.now() + 60_000,
     voterId: "voter-1",
     seat: 0,
-    persona: { audience: { name: "Runners", demographics: { ageRange: "25-34" } }, goal: "click-through-rate", assetType: "Advertisement", platform: null, campaignType: null },
+    persona: { audience: { name: "Runners", demographics: { ageRange: "25-34" } }, goal: "click-through-rate", platform: null, campaignType: null },
+    assetTypes: ["Advertisement", "Advertisement"],
     images: [
       { ref: REF_A, mime: "image/jpeg", width: 400, height: 400 },
       { ref: REF_B, mime: "image/jpeg", width: 400, height: 400 },
@@ -33,14 +34,15 @@ function job(over: Partial<VoteJob> = {}): VoteJob {
 }
 
 /** A voter that records what it was sent and answers with the given text. */
-function scriptedVoter(text: string) {
+function scriptedVoter(text: string, model = "v1") {
   const seen: GenerateRequest[] = [];
   const voter: Generator = {
     provider: "script",
-    model: "v1",
+    model,
+    temperature: 1,
     async generate(req) {
       seen.push(req);
-      return { text, provider: "script", model: "v1", simulated: false };
+      return { text, provider: "script", model, simulated: false, usage: { inputTokens: 1200, outputTokens: 40 } };
     },
   };
   return { voter, seen };
@@ -49,7 +51,7 @@ function scriptedVoter(text: string) {
 describe("castVote", () => {
   it("with sim, a clearly better image wins whichever position it is shown in", async () => {
     const images = new Map([[REF_A, await crisp()], [REF_B, await murky()]]);
-    const deps = { voter: createSimGenerator({ model: "sim-voter" }), loadImage: async (ref: string) => images.get(ref) ?? null };
+    const deps = { voters: [createSimGenerator({ model: "sim-voter" })], loadImage: async (ref: string) => images.get(ref) ?? null };
     const shownFirst = await castVote(job(), deps, new AbortController().signal);
     expect(shownFirst).toMatchObject({ ok: true, model: "sim:sim-voter", choice: "first", simulated: true });
     expect(shownFirst.response).toMatch(/WINNER: 1\s*$/);
@@ -60,7 +62,7 @@ describe("castVote", () => {
   it("sends the persona, the goal and two images by position, and nothing that names the assets", async () => {
     const images = new Map([[REF_A, await crisp()], [REF_B, await murky()]]);
     const { voter, seen } = scriptedVoter("Image 2 speaks to me.\nWINNER: 2");
-    const outcome = await castVote(job({ copy: [{ adHeadline: "Run further" }, null] }), { voter, loadImage: async (ref) => images.get(ref) ?? null }, new AbortController().signal);
+    const outcome = await castVote(job({ copy: [{ adHeadline: "Run further" }, null] }), { voters: [voter], loadImage: async (ref) => images.get(ref) ?? null }, new AbortController().signal);
     expect(outcome).toMatchObject({ choice: "second", response: "Image 2 speaks to me.\nWINNER: 2", model: "script:v1" });
     const [req] = seen;
     expect(req!.images).toHaveLength(2);
@@ -73,7 +75,7 @@ describe("castVote", () => {
   it("an answer without a clear verdict is an invalid vote that keeps the raw response", async () => {
     const images = new Map([[REF_A, await crisp()], [REF_B, await crisp()]]);
     const { voter } = scriptedVoter("Honestly both are fine.\nWINNER: both");
-    const outcome = await castVote(job(), { voter, loadImage: async (ref) => images.get(ref) ?? null }, new AbortController().signal);
+    const outcome = await castVote(job(), { voters: [voter], loadImage: async (ref) => images.get(ref) ?? null }, new AbortController().signal);
     expect(outcome.choice).toBeNull();
     expect(outcome.response).toBe("Honestly both are fine.\nWINNER: both");
     expect(outcome.invalidReason).toMatch(/neither image 1 nor image 2/);
@@ -81,7 +83,21 @@ describe("castVote", () => {
 
   it("an expired image is a vote error, not a model call", async () => {
     const { voter, seen } = scriptedVoter("WINNER: 1");
-    await expect(castVote(job(), { voter, loadImage: async () => null }, new AbortController().signal)).rejects.toBeInstanceOf(VoteError);
+    await expect(castVote(job(), { voters: [voter], loadImage: async () => null }, new AbortController().signal)).rejects.toBeInstanceOf(VoteError);
     expect(seen).toHaveLength(0);
+  });
+
+  it("a mixed panel seats its models in turn, and each vote names its model and what it cost", async () => {
+    const images = new Map([[REF_A, await crisp()], [REF_B, await murky()]]);
+    const first = scriptedVoter("WINNER: 1", "alpha");
+    const second = scriptedVoter("WINNER: 2", "beta");
+    const deps = { voters: [first.voter, second.voter], loadImage: async (ref: string) => images.get(ref) ?? null };
+    const outcomes = [];
+    for (let seat = 0; seat < 5; seat++) outcomes.push(await castVote(job({ seat }), deps, new AbortController().signal));
+    expect(outcomes.map((o) => o.model)).toEqual(["script:alpha", "script:beta", "script:alpha", "script:beta", "script:alpha"]);
+    expect(outcomes.map((o) => o.choice)).toEqual(["first", "second", "first", "second", "first"]);
+    expect(outcomes[1]!.usage).toEqual({ model: "script:beta", calls: 1, inputTokens: 1200, outputTokens: 40 });
+    expect(first.seen).toHaveLength(3);
+    expect(second.seen).toHaveLength(2);
   });
 });

@@ -25,7 +25,7 @@ export function createRefineHandler(deps: { nc: NatsConnection; js: JetStreamCli
       log: deps.log,
     });
     try {
-      const report = await refineClosePairs(job, (key, persona, a, b) => session.run(key, persona, { image: a.image, copy: a.copy }, { image: b.image, copy: b.copy }));
+      const report = await refineClosePairs(job, (key, persona, a, b) => session.run(key, persona, { image: a.image, copy: a.copy, assetType: a.assetType }, { image: b.image, copy: b.copy, assetType: b.assetType }));
       return { ok: true, report };
     } finally {
       session.close();

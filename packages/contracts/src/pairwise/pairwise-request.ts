@@ -3,10 +3,14 @@ import { exactlyOneAudience } from "../common/audience-choice.ts";
 import { Identifier } from "../common/identifier.ts";
 import { ImageUrl } from "../common/image-url.ts";
 import { InlineAudience } from "../common/inline-audience.ts";
-import { Goal, Platform } from "../rank/rank-request.ts";
+import { AssetTypeName, Goal, Platform } from "../rank/rank-request.ts";
 import { DEFAULT_GOAL, LIMITS } from "../vocabulary.ts";
 
-export const PairwiseAsset = z.strictObject({ id: Identifier, image_url: ImageUrl });
+export const PairwiseAsset = z.strictObject({
+  id: Identifier,
+  image_url: ImageUrl,
+  asset_type: AssetTypeName.optional().meta({ description: "What this creative is; voters judge each image as its own type. When omitted, the type is not stated to the voters." }),
+});
 
 export const PairwisePair = z.strictObject({ pair_id: Identifier, a: PairwiseAsset, b: PairwiseAsset });
 

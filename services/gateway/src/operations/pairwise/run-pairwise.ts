@@ -1,8 +1,9 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
+import { mergeModelUsage, type ModelUsage } from "@adrank/bus-contracts";
 import type { PairwiseRequest, PairwiseResponse } from "@adrank/contracts";
 import { askPresence, type NatsConnection, type Topology } from "@adrank/messaging";
 import { openPanelSession, type PanelSide } from "@adrank/panel-client";
-import { PANEL_SIZE, presentPanel, tallyPanel } from "@adrank/panel-domain";
+import { PANEL_SIZE, presentPanel, tallyPanel, votersUsed } from "@adrank/panel-domain";
 import { personaOf, type ResolvedAudience } from "@adrank/rank-assembly";
 import { VotersUnavailableError } from "../../errors/api-errors.ts";
 import { startInOrder } from "../shared/asset-slots.ts";
@@ -29,9 +30,6 @@ export interface PairwiseCall extends Omit<MeteredCall, "kind" | "units" | "log"
   log: PreparationLogger & MeteredCall["log"] & { debug(obj: object, msg?: string): void };
 }
 
-/** Pairwise comparisons have no asset type of their own; the persona sees the default framing. */
-const PAIRWISE_ASSET_TYPE = "Social Media Post";
-
 /**
  * The pairwise operation after validation: make sure a voter runs (else 503), then, as a
  * metered request over one panel per pair, prepare every distinct image once, run all panels
@@ -42,7 +40,11 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
   const { body, requestId, log } = call;
   const voter = await askPresence(deps.nc, deps.topo.presence("panel-voter"), deps.presenceTimeoutMs);
   if (!voter) throw new VotersUnavailableError();
-  const persona = personaOf(body, call.audience, PAIRWISE_ASSET_TYPE);
+  // The request's persona; each image brings its own asset_type (or none) to the panel.
+  const persona = personaOf(body, call.audience);
+
+  // Filled as panels end, so that work cut short still records the model calls it made.
+  const panelUsage: ModelUsage[][] = [];
 
   return runMetered(
     deps,
@@ -57,27 +59,30 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
         const ctx = { signal: stop, stopReason, intake: deps.intake, storeImage: deps.storeImage, log };
         const preparations = startInOrder(urls, deps.imageConcurrency, (url, index) => prepareImage({ index, url }, ctx));
         const prepared = new Map(urls.map((url, i) => [url, preparations[i]!]));
-        const sideOf = async (url: string): Promise<PanelSide | string> => {
-          const p = await prepared.get(url)!;
-          return p.ok ? { image: imageRefOf(p.image), copy: null } : p.error;
+        const sideOf = async (asset: PairwiseRequest["pairs"][number]["a"]): Promise<PanelSide | string> => {
+          const p = await prepared.get(asset.image_url)!;
+          return p.ok ? { image: imageRefOf(p.image), copy: null, assetType: asset.asset_type ?? null } : p.error;
         };
 
         // A pair's panel starts as soon as its two images are ready.
         const results = await Promise.all(
           body.pairs.map(async (pair, i) => {
-            const [a, b] = await Promise.all([sideOf(pair.a.image_url), sideOf(pair.b.image_url)]);
+            const [a, b] = await Promise.all([sideOf(pair.a), sideOf(pair.b)]);
             if (typeof a === "string" || typeof b === "string") {
               const which = typeof a === "string" ? `Image a (${pair.a.id})` : `Image b (${pair.b.id})`;
               const reason = typeof a === "string" ? a : (b as string);
               return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: [], tally: tallyPanel([]), error: `${which} could not be used: ${reason} No vote was cast and the pair is not billed.` });
             }
             const run = await session.run(`p${i + 1}`, persona, a, b);
+            panelUsage.push(run.usage);
             return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: run.votes, tally: tallyPanel(run.votes) });
           }),
         );
         const completed = results.filter((r) => r.status === "done").length;
+        const used = votersUsed(results.flatMap((r) => r.votes));
         return {
           unitsUsed: completed,
+          modelUsage: mergeModelUsage(panelUsage),
           respond: (settled): PairwiseResponse => {
             deps.observe?.(results, settled ? settled.unitsUsed : 0);
             return {
@@ -87,7 +92,8 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
                 goal: body.goal,
                 platform: persona.platform,
                 audience: call.audience.name,
-                model: voter.model ?? "unknown",
+                // The models that voted; when none answered, the ones the voter pool said it runs.
+                model: used.voters.length > 0 ? used.voters.join(", ") : (voter.model ?? "unknown"),
                 panel_size: PANEL_SIZE,
                 pairs_requested: body.pairs.length,
                 pairs_completed: completed,
@@ -96,6 +102,7 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
                 pairwise_evaluations: settled ? settled.unitsUsed : completed,
                 credits_used: settled ? settled.creditsUsed : 0,
                 credits_remaining: settled ? settled.balance : null,
+                models: { generators: [], embedder: null, voters: used.voters, simulated: used.simulated },
               },
             };
           },
@@ -104,7 +111,7 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
         session.close();
       }
     },
-    // Our own failure, or the client left before the panels ended: nothing is charged.
-    () => 0,
+    // Our own failure, or the client left before the panels ended: nothing is charged, but the votes cast are recorded.
+    () => ({ unitsUsed: 0, modelUsage: mergeModelUsage(panelUsage) }),
   );
 }

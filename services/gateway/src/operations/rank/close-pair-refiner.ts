@@ -32,7 +32,7 @@ export function createClosePairRefiner(deps: RefinerDeps): ClosePairRefiner {
       return refinementWithoutPanels(assets, `Close-pair refinement is unavailable right now; ${RAW}.`);
     }
 
-    const job: RefineJob = { requestId, jobId: `${requestId}_refine`, deadline: request.deadline, persona: plan.assets[assets[0]!.index]!.persona, assets: refineAssetsOf(request) };
+    const job: RefineJob = { requestId, jobId: `${requestId}_refine`, deadline: request.deadline, persona: plan.persona, assets: refineAssetsOf(request) };
     const join = openResultJoin<RefineResult["outcome"]>(deps.nc, deps.topo, requestId, {
       stop: request.signal,
       onStop: () => ({ ok: false, error: `Close-pair refinement did not finish within the request's time limit; ${RAW}.` }),
