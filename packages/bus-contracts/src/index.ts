@@ -1,5 +1,5 @@
 export { ImageRef } from "./image-ref.ts";
-export { PersonaInput, JobCopy } from "./persona-input.ts";
+export { PersonaInput, PanelPersonaInput, JobCopy } from "./persona-input.ts";
 export { JobEnvelope, JobFailure, jobResult, type JobKind } from "./job.ts";
 export { ScoreJob, Evaluation, ScoreResult } from "./score-job.ts";
 export { VoteJob, VoteResult } from "./vote-job.ts";
@@ -11,6 +11,7 @@ export {
   ReserveReply,
   SettleRequest,
   SettleReply,
+  MAX_SETTLE_MODEL_USAGE,
   GrantRequest,
   BalanceRequest,
   BalanceView,
@@ -19,3 +20,4 @@ export {
   type RejectionCode,
 } from "./ledger-rpc.ts";
 export { Presence } from "./presence.ts";
+export { ModelUsage, mergeModelUsage, callUsage } from "./model-usage.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UsageKind } from "@adrank/contracts";
+import { ModelUsage } from "./model-usage.ts";
 
 // The ledger's request-reply contract. The service parses requests with these schemas and the
 // client parses replies with them: one definition for both ends of the wire. Rejections travel
@@ -31,7 +32,19 @@ export const ReserveReply = z.object({
 });
 export type ReserveReply = z.infer<typeof ReserveReply>;
 
-export const SettleRequest = z.object({ accountId: AccountId, reservationId: Token, unitsUsed: Count });
+/** Entries one settle may report; a request's usage lists each model once (mergeModelUsage), far fewer than this. */
+export const MAX_SETTLE_MODEL_USAGE = 16;
+
+export const SettleRequest = z.object({
+  accountId: AccountId,
+  reservationId: Token,
+  unitsUsed: Count,
+  /**
+   * Calls and tokens the request spent per model, recorded on the settlement for cost
+   * accounting (never charged). A repeated settle keeps the first one's usage.
+   */
+  modelUsage: z.array(ModelUsage).max(MAX_SETTLE_MODEL_USAGE).optional(),
+});
 export type SettleRequest = z.infer<typeof SettleRequest>;
 
 export const SettleReply = z.object({

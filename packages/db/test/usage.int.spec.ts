@@ -74,4 +74,44 @@ describe("usage repository", () => {
     ]);
     expect(await usageRepository(t.db, "LEDGER").lastThirtyDays("acct_nobody")).toEqual([]);
   });
+  it("sums model spend per account, model and kind over a range of UTC days, of its own stream", async () => {
+    const row = (stream: string, account_id: string, day: string, model: string, kind: "scoring" | "pairwise", calls: number, input_tokens: number, output_tokens: number) => ({
+      stream,
+      account_id,
+      day,
+      model,
+      kind,
+      calls,
+      input_tokens,
+      output_tokens,
+    });
+    await t.db
+      .insertInto("ledger_model_usage")
+      .values([
+        row("LEDGER", "acct_m", "2026-11-01", "openai:gpt-5-mini", "scoring", 6, 4_000, 300),
+        row("LEDGER", "acct_m", "2026-11-02", "openai:gpt-5-mini", "scoring", 6, 5_000, 200),
+        row("LEDGER", "acct_m", "2026-11-02", "openai:gpt-5-mini", "pairwise", 5, 9_000, 5),
+        row("LEDGER", "acct_m", "2026-11-02", "anthropic:claude-sonnet-4-6", "scoring", 3, 2_500, 90),
+        row("LEDGER", "acct_m", "2026-10-31", "openai:gpt-5-mini", "scoring", 100, 100, 100), // before the range
+        row("LEDGER", "acct_m", "2026-11-03", "openai:gpt-5-mini", "scoring", 100, 100, 100), // after it
+        row("LEDGER", "acct_n", "2026-11-01", "openai:gpt-5-mini", "scoring", 1, 10, 1),
+        row("other_LEDGER", "acct_m", "2026-11-01", "openai:gpt-5-mini", "scoring", 1_000, 1_000, 1_000), // another namespace
+      ])
+      .execute();
+    const usage = usageRepository(t.db, "LEDGER");
+    const acctM = [
+      { accountId: "acct_m", model: "anthropic:claude-sonnet-4-6", kind: "scoring", calls: 3, inputTokens: 2_500, outputTokens: 90 },
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "pairwise", calls: 5, inputTokens: 9_000, outputTokens: 5 },
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 12, inputTokens: 9_000, outputTokens: 500 },
+    ];
+    expect(await usage.modelSpend({ from: "2026-11-01", to: "2026-11-02", accountId: "acct_m" })).toEqual(acctM);
+    expect(await usage.modelSpend({ from: "2026-11-01", to: "2026-11-02" })).toEqual([
+      ...acctM,
+      { accountId: "acct_n", model: "openai:gpt-5-mini", kind: "scoring", calls: 1, inputTokens: 10, outputTokens: 1 },
+    ]);
+    expect(await usage.modelSpend({ from: "2026-11-02", to: "2026-11-02", accountId: "acct_n" })).toEqual([]);
+    expect(await usageRepository(t.db, "other_LEDGER").modelSpend({ from: "2026-11-01", to: "2026-11-01" })).toEqual([
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 1_000, inputTokens: 1_000, outputTokens: 1_000 },
+    ]);
+  });
 });

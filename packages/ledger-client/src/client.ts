@@ -18,7 +18,12 @@ export interface LedgerClientOptions {
 export interface LedgerClient {
   /** Holds `units` credits and window units for one request (402 / 429 come back as rejections). */
   reserve(req: ReserveRequest): Promise<LedgerResult<ReserveReply>>;
-  /** Charges `unitsUsed` of a reservation and releases the rest. Safe to repeat with the same units: the ledger answers a repeat like the first (`alreadySettled`). */
+  /**
+   * Charges `unitsUsed` of a reservation and releases the rest, and records `modelUsage` (calls
+   * and tokens per model; at most MAX_SETTLE_MODEL_USAGE entries) for cost accounting. Safe to
+   * repeat with the same units: the ledger answers a repeat like the first (`alreadySettled`)
+   * and keeps the first settle's model usage.
+   */
   settle(req: SettleRequest): Promise<LedgerResult<SettleReply>>;
   grant(req: GrantRequest): Promise<LedgerResult<BalanceView>>;
   balance(req: BalanceRequest): Promise<LedgerResult<BalanceView>>;

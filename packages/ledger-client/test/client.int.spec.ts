@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { connectToNats, decodeJson, encodeJson, topology, type NatsConnection } from "@adrank/messaging";
+import { MAX_SETTLE_MODEL_USAGE } from "@adrank/bus-contracts";
 import { createLedgerClient, isLedgerUnavailable, LedgerUnavailableError, rejectionToRpcError } from "../src/index.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
@@ -88,6 +89,24 @@ describe("ledger client over real NATS", () => {
       ok: false,
       rejection: { type: "AlreadySettled", reservationId: "r1", unitsUsed: 3 },
     });
+  });
+
+  it("sends the model usage with a settle, and refuses usage the ledger would refuse without sending it", async () => {
+    reset(() => ({ ok: true, value: { reservationId: "r1", balance: 7, creditsUsed: 3, windowRemaining: 57, alreadySettled: false } }));
+    const ledger = createLedgerClient(client, topo);
+    const modelUsage = [
+      { model: "openai:gpt-5-mini", calls: 6, inputTokens: 4_812, outputTokens: 310 },
+      { model: "ollama:llava:13b", calls: 1, inputTokens: 0, outputTokens: 0 },
+    ];
+    expect(await ledger.settle({ accountId: "a1", reservationId: "r1", unitsUsed: 3, modelUsage })).toMatchObject({ ok: true, value: { creditsUsed: 3 } });
+    expect(seen.map((s) => s.body)).toEqual([{ accountId: "a1", reservationId: "r1", unitsUsed: 3, modelUsage }]);
+
+    reset(() => ({ ok: true, value: { reservationId: "r1", balance: 7, creditsUsed: 3, windowRemaining: 57, alreadySettled: false } }));
+    const tooMany = Array.from({ length: MAX_SETTLE_MODEL_USAGE + 1 }, (_, i) => ({ model: `sim:m${i}`, calls: 1, inputTokens: 1, outputTokens: 1 }));
+    for (const bad of [tooMany, [{ model: "gpt-5-mini", calls: 1, inputTokens: 1, outputTokens: 1 }], [{ model: "openai:gpt 5", calls: 1, inputTokens: 1, outputTokens: 1 }], [{ model: "sim:a", calls: 1, inputTokens: -1, outputTokens: 1 }]]) {
+      expect(await ledger.settle({ accountId: "a1", reservationId: "r1", unitsUsed: 3, modelUsage: bad })).toMatchObject({ ok: false, rejection: { type: "InvalidCommand" } });
+    }
+    expect(seen).toEqual([]);
   });
 
   it("returns 429 material as a typed RateLimited rejection", async () => {

@@ -1,6 +1,7 @@
 import { closedGet } from "./closed-index.ts";
-import { USAGE_KINDS, type LedgerEvent, type UsageKind } from "./events.ts";
+import { USAGE_KINDS, type LedgerEvent, type ModelUsage, type UsageKind } from "./events.ts";
 import { MAX_CREDITS_PER_GRANT, RATE_LIMITS } from "./limits.ts";
+import { normalizeModelUsage } from "./model-usage.ts";
 import { availableCredits } from "./queries.ts";
 import type { Rejection } from "./rejections.ts";
 import type { AccountState } from "./state.ts";
@@ -27,6 +28,8 @@ export interface SettleUsage {
   reservationId: string;
   /** Successful evaluations (or completed panels); the rest of the reservation is released. */
   unitsUsed: number;
+  /** Calls and tokens per model the request spent (cost accounting; charges nothing). */
+  modelUsage?: readonly ModelUsage[];
 }
 
 export interface ExpireReservation {
@@ -111,15 +114,17 @@ function reserve(c: ReserveUsage, state: AccountState, now: number): Decision {
 function settle(c: SettleUsage, state: AccountState, now: number): Decision {
   if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
   if (!isCount(c.unitsUsed, 0, Number.MAX_SAFE_INTEGER)) return invalid("unitsUsed must be an integer >= 0");
+  const modelUsage = c.modelUsage === undefined ? [] : normalizeModelUsage(c.modelUsage);
+  if (typeof modelUsage === "string") return invalid(modelUsage);
   const r = state.open.get(c.reservationId);
   if (r) {
     if (c.unitsUsed > r.units) return { rejection: { type: "SettleExceedsReservation", reservationId: r.reservationId, reserved: r.units, unitsUsed: c.unitsUsed } };
+    const { reservationId, keyId, kind, units: unitsReserved, reservedAt } = r;
     return {
-      events: [
-        { type: "UsageSettled", reservationId: r.reservationId, keyId: r.keyId, kind: r.kind, unitsReserved: r.units, unitsUsed: c.unitsUsed, reservedAt: r.reservedAt, at: now },
-      ],
+      events: [{ type: "UsageSettled", reservationId, keyId, kind, unitsReserved, unitsUsed: c.unitsUsed, reservedAt, ...(modelUsage.length > 0 ? { modelUsage } : {}), at: now }],
     };
   }
+  // A repeat is refused before anything is recorded, so the first settlement's model usage is the only one counted.
   const closed = closedGet(state.closed, c.reservationId);
   if (closed?.status === "settled") return { rejection: { type: "AlreadySettled", reservationId: c.reservationId, unitsUsed: closed.unitsUsed } };
   if (closed?.status === "expired") return { rejection: { type: "ReservationAlreadyExpired", reservationId: c.reservationId, expiredAt: closed.closedAt } };

@@ -26,6 +26,18 @@ export interface UsageReserved {
   at: number;
 }
 
+/**
+ * What one model cost a request: calls made and tokens in and out. Recorded for cost
+ * accounting only: credits are charged by units, never by tokens.
+ */
+export interface ModelUsage {
+  /** "provider:model", e.g. "openai:gpt-5-mini". */
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface UsageSettled {
   type: "UsageSettled";
   reservationId: string;
@@ -35,6 +47,8 @@ export interface UsageSettled {
   unitsReserved: number;
   unitsUsed: number;
   reservedAt: number;
+  /** One entry per model, none all zero; absent when the settle reported no model usage (and in events written before it existed). */
+  modelUsage?: ModelUsage[];
   at: number;
 }
 

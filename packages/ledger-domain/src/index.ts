@@ -2,7 +2,7 @@ export { decide, type Decision, type LedgerCommand, type LedgerCommandType, type
 export { evolve, initialState, type AccountState, type OpenReservation } from "./state.ts";
 export { balanceOf, availableCredits, windowRemaining, openReservationsOlderThan, type Balance } from "./queries.ts";
 export { USAGE_KINDS, LEDGER_EVENT_TYPES } from "./events.ts";
-export type { LedgerEvent, LedgerEventType, UsageKind, CreditsGranted, UsageReserved, UsageSettled, ReservationExpired } from "./events.ts";
+export type { LedgerEvent, LedgerEventType, UsageKind, CreditsGranted, UsageReserved, UsageSettled, ReservationExpired, ModelUsage } from "./events.ts";
 export type {
   Rejection,
   RejectionType,

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { balanceOf, decide, evolve, initialState, type AccountState, type Decision, type LedgerCommand, type LedgerEvent, type Rejection } from "../src/index.ts";
+import { balanceOf, decide, evolve, initialState, type AccountState, type Decision, type LedgerCommand, type LedgerEvent, type ModelUsage, type Rejection } from "../src/index.ts";
 
 /**
  * given events / when command / then events or rejection, without I/O.
@@ -42,7 +42,12 @@ export const reserve = (reservationId: string, units: number, keyId = "k1", kind
   kind,
   units,
 });
-export const settle = (reservationId: string, unitsUsed: number): LedgerCommand => ({ type: "SettleUsage", reservationId, unitsUsed });
+export const settle = (reservationId: string, unitsUsed: number, modelUsage?: ModelUsage[]): LedgerCommand => ({
+  type: "SettleUsage",
+  reservationId,
+  unitsUsed,
+  ...(modelUsage ? { modelUsage } : {}),
+});
 export const expire = (reservationId: string): LedgerCommand => ({ type: "ExpireReservation", reservationId });
 
 export const granted = (credits: number, at = T0 - 10_000, grantId = `g${credits}`): LedgerEvent => ({ type: "CreditsGranted", grantId, credits, at });

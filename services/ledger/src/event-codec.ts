@@ -4,6 +4,8 @@ import type { LedgerEvent } from "@adrank/ledger-domain";
 import { decodeJson, encodeJson } from "@adrank/messaging";
 
 const Count = z.number().int().nonnegative();
+/** Checked at the RPC edge (bus-contracts' ModelUsage); read back leniently, as written. */
+const ModelUsage = z.object({ model: z.string(), calls: Count, inputTokens: Count, outputTokens: Count });
 
 /** The shape of every event on the LEDGER stream; checked whenever an event is read back. */
 const LedgerEventSchema = z.discriminatedUnion("type", [
@@ -17,6 +19,8 @@ const LedgerEventSchema = z.discriminatedUnion("type", [
     unitsReserved: Count,
     unitsUsed: Count,
     reservedAt: Count,
+    /** Absent from settlements without usage and from every event written before it existed. */
+    modelUsage: z.array(ModelUsage).optional(),
     at: Count,
   }),
   z.object({ type: z.literal("ReservationExpired"), reservationId: z.string(), keyId: z.string(), kind: Kind, unitsReserved: Count, reservedAt: Count, at: Count }),

@@ -50,13 +50,14 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
   const settle: Handler = async (body) => {
     const req = parse(SettleRequest, body);
     if (!req.ok) return req.reply;
-    const { accountId, reservationId, unitsUsed } = req.value;
-    const r: Executed = await store.execute(accountId, { type: "SettleUsage", reservationId, unitsUsed });
+    const { accountId, reservationId, unitsUsed, modelUsage } = req.value;
+    const r: Executed = await store.execute(accountId, { type: "SettleUsage", reservationId, unitsUsed, ...(modelUsage ? { modelUsage } : {}) });
     const state = r.snapshot.state;
     if (!r.ok) {
       // The one place a repeated settle is decided: the same units again is the first
       // settlement's answer (a caller whose reply was lost asks again with the same ids);
-      // other units stay the AlreadySettled refusal.
+      // other units stay the AlreadySettled refusal. The repeat's model usage is not recorded:
+      // it describes the same request, already counted with the first settlement.
       const closed = r.rejection.type === "AlreadySettled" && r.rejection.unitsUsed === unitsUsed ? closedGet(state.closed, reservationId) : undefined;
       if (!closed) return rejected(r.rejection);
       const repeat: SettleReply = {

@@ -3,7 +3,7 @@ import { AckPolicy, DeliverPolicy, jetstream, type ConsumerMessages, type JetStr
 import type { NatsConnection } from "@nats-io/transport-node";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "@adrank/db";
-import type { LedgerEvent } from "@adrank/ledger-domain";
+import type { LedgerEvent, UsageKind, UsageSettled } from "@adrank/ledger-domain";
 import type { Topology } from "@adrank/messaging";
 import { accountOfSubject, decodeEvent } from "./event-codec.ts";
 import type { LedgerLogger } from "./logger.ts";
@@ -70,12 +70,12 @@ export class MirrorDivergedError extends Error {
 
 /**
  * Projects the LEDGER stream into Postgres through one durable pull consumer shared by all
- * replicas. Each event is inserted once by (stream, sequence); the totals and reservation
- * rows change in the same transaction, and only for rows that were new, so a redelivery
- * changes nothing. A redelivered sequence whose content differs means the stream is not the
- * mirrored one: the batch is rolled back and the mirror halts. Replicas may apply events of
- * one account out of order: the totals are sums and a reservation's closed status wins over
- * open, so the result does not depend on order.
+ * replicas. Each event is inserted once by (stream, sequence); the totals, reservation and
+ * model-usage rows change in the same transaction, and only for rows that were new, so a
+ * redelivery changes nothing. A redelivered sequence whose content differs means the stream is
+ * not the mirrored one: the batch is rolled back and the mirror halts. Replicas may apply
+ * events of one account out of order: the totals are sums and a reservation's closed status
+ * wins over open, so the result does not depend on order.
  */
 export async function startProjection({ nc, jsm, db, topo, logger, guard, batchMax = 500, lingerMs = 25, retryMs = 1_000 }: ProjectionOptions): Promise<Projection> {
   const stream = topo.streams.ledger.name;
@@ -219,6 +219,19 @@ export async function startProjection({ nc, jsm, db, topo, logger, guard, batchM
 /** One row of ledger_reservations as the projection writes it. */
 type ReservationRow = Database["ledger_reservations"];
 
+/** One row of ledger_model_usage as the projection adds it to the totals. */
+interface ModelUsageDelta {
+  stream: string;
+  account_id: string;
+  /** UTC day of settlement, `YYYY-MM-DD` (as usage_per_day counts units). */
+  day: string;
+  model: string;
+  kind: UsageKind;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
 interface AccountDelta {
   stream: string;
   account_id: string;
@@ -262,6 +275,7 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
     }
     const accounts = new Map<string, AccountDelta>();
     const reservations = new Map<string, ReservationRow>();
+    const modelUsage = new Map<string, ModelUsageDelta>();
     for (const { seq, accountId, event } of [...unique].sort((a, b) => a.seq - b.seq)) {
       if (!fresh.has(seq)) continue;
       const a = accounts.get(accountId) ?? { stream, account_id: accountId, granted: 0, used: 0, reserved: 0, last_seq: 0, event_count: 0 };
@@ -304,6 +318,7 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
             reserved_at: new Date(event.reservedAt),
             closed_at: new Date(event.at),
           });
+          if (event.type === "UsageSettled") addModelUsage(modelUsage, stream, accountId, event);
           break;
         }
         default: {
@@ -323,6 +338,19 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
             status: sql`case when excluded.status <> 'open' then excluded.status else ledger_reservations.status end`,
             units_used: sql`coalesce(excluded.units_used, ledger_reservations.units_used)`,
             closed_at: sql`coalesce(excluded.closed_at, ledger_reservations.closed_at)`,
+          }),
+        )
+        .execute();
+    }
+    if (modelUsage.size > 0) {
+      await trx
+        .insertInto("ledger_model_usage")
+        .values(byKey(modelUsage))
+        .onConflict((oc) =>
+          oc.columns(["stream", "account_id", "day", "model", "kind"]).doUpdateSet({
+            calls: sql`ledger_model_usage.calls + excluded.calls`,
+            input_tokens: sql`ledger_model_usage.input_tokens + excluded.input_tokens`,
+            output_tokens: sql`ledger_model_usage.output_tokens + excluded.output_tokens`,
           }),
         )
         .execute();
@@ -352,6 +380,19 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
     }
     return fresh.size;
   });
+}
+
+/** Sums a settlement's model usage into the batch's rows, one per account, UTC day, model and kind. */
+function addModelUsage(into: Map<string, ModelUsageDelta>, stream: string, accountId: string, event: UsageSettled): void {
+  const day = new Date(event.at).toISOString().slice(0, 10);
+  for (const u of event.modelUsage ?? []) {
+    const key = [accountId, day, u.model, event.kind].join("\u0000");
+    const row = into.get(key) ?? { stream, account_id: accountId, day, model: u.model, kind: event.kind, calls: 0, input_tokens: 0, output_tokens: 0 };
+    row.calls += u.calls;
+    row.input_tokens += u.inputTokens;
+    row.output_tokens += u.outputTokens;
+    into.set(key, row);
+  }
 }
 
 const reservationKey = (accountId: string, reservationId: string) => `${accountId}\u0000${reservationId}`;

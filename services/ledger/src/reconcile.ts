@@ -1,5 +1,5 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "@adrank/db";
 import { balanceOf, evolve, initialState, type AccountState, type LedgerEvent } from "@adrank/ledger-domain";
 import type { Topology } from "@adrank/messaging";
@@ -14,7 +14,7 @@ export const DEFAULT_BEHIND_GRACE_MS = 30_000;
 
 export interface Difference {
   accountId: string;
-  /** e.g. "granted", "last_seq", "reservation r1 status". */
+  /** e.g. "granted", "last_seq", "reservation r1 status", "model usage 2026-11-22 scoring openai:gpt-5-mini calls". */
   field: string;
   stream: unknown;
   projection: unknown;
@@ -58,9 +58,19 @@ interface Folded {
   seen: Array<{ seq: number; at: number }>;
   /** Every reservation as the events tell it, beyond what the state remembers. */
   reservations: Map<string, { status: string; units: number; unitsUsed: number | null }>;
+  /** Model usage summed by "<UTC day> <kind> <model>", as the projection sums it. */
+  models: Map<string, ModelTotals>;
 }
 
-const emptyFold = (): Folded => ({ state: initialState(), lastSeq: 0, count: 0, seen: [], reservations: new Map() });
+interface ModelTotals {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const emptyFold = (): Folded => ({ state: initialState(), lastSeq: 0, count: 0, seen: [], reservations: new Map(), models: new Map() });
+// Model names carry no spaces (bus-contracts' ModelUsage), nor do days and kinds.
+const modelKey = (day: string, kind: string, model: string) => `${day} ${kind} ${model}`;
 
 function fold(f: Folded, seq: number, event: LedgerEvent): void {
   f.state = evolve(f.state, event);
@@ -68,7 +78,14 @@ function fold(f: Folded, seq: number, event: LedgerEvent): void {
   f.count++;
   f.seen.push({ seq, at: event.at });
   if (event.type === "UsageReserved") f.reservations.set(event.reservationId, { status: "open", units: event.units, unitsUsed: null });
-  if (event.type === "UsageSettled") f.reservations.set(event.reservationId, { status: "settled", units: event.unitsReserved, unitsUsed: event.unitsUsed });
+  if (event.type === "UsageSettled") {
+    f.reservations.set(event.reservationId, { status: "settled", units: event.unitsReserved, unitsUsed: event.unitsUsed });
+    for (const u of event.modelUsage ?? []) {
+      const key = modelKey(new Date(event.at).toISOString().slice(0, 10), event.kind, u.model);
+      const t = f.models.get(key) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
+      f.models.set(key, { calls: t.calls + u.calls, inputTokens: t.inputTokens + u.inputTokens, outputTokens: t.outputTokens + u.outputTokens });
+    }
+  }
   if (event.type === "ReservationExpired") f.reservations.set(event.reservationId, { status: "expired", units: event.unitsReserved, unitsUsed: 0 });
 }
 
@@ -121,9 +138,14 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
 
   let accountsQuery = db.selectFrom("ledger_accounts").selectAll().where("stream", "=", stream);
   let reservationsQuery = db.selectFrom("ledger_reservations").select(["account_id", "reservation_id", "status", "units", "units_used"]).where("stream", "=", stream);
+  let modelsQuery = db
+    .selectFrom("ledger_model_usage")
+    .select(["account_id", sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"), "kind", "model", "calls", "input_tokens", "output_tokens"])
+    .where("stream", "=", stream);
   if (accountId !== undefined) {
     accountsQuery = accountsQuery.where("account_id", "=", accountId);
     reservationsQuery = reservationsQuery.where("account_id", "=", accountId);
+    modelsQuery = modelsQuery.where("account_id", "=", accountId);
   }
   const projected = new Map((await accountsQuery.execute()).map((a) => [a.account_id, a]));
   const projectedReservations = new Map<string, Map<string, { status: string; units: number; unitsUsed: number | null }>>();
@@ -131,6 +153,12 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
     const m = projectedReservations.get(r.account_id) ?? new Map();
     projectedReservations.set(r.account_id, m);
     m.set(r.reservation_id, { status: r.status, units: r.units, unitsUsed: r.units_used });
+  }
+  const projectedModels = new Map<string, Map<string, ModelTotals>>();
+  for (const r of await modelsQuery.execute()) {
+    const m = projectedModels.get(r.account_id) ?? new Map<string, ModelTotals>();
+    projectedModels.set(r.account_id, m);
+    m.set(modelKey(r.day, r.kind, r.model), { calls: r.calls, inputTokens: r.input_tokens, outputTokens: r.output_tokens });
   }
 
   const report: ReconcileReport = {
@@ -144,7 +172,7 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
     graceMs,
   };
   const at = now();
-  const ids = [...new Set([...folds.keys(), ...projected.keys()])].sort();
+  const ids = [...new Set([...folds.keys(), ...projected.keys(), ...projectedModels.keys()])].sort();
   for (const id of ids) {
     report.accountsChecked++;
     const f = folds.get(id) ?? emptyFold();
@@ -175,6 +203,14 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
       differ(`reservation ${rid} status`, s?.status ?? null, q?.status ?? null);
       differ(`reservation ${rid} units`, s?.units ?? null, q?.units ?? null);
       differ(`reservation ${rid} units_used`, s?.unitsUsed ?? null, q?.unitsUsed ?? null);
+    }
+    const models = projectedModels.get(id) ?? new Map<string, ModelTotals>();
+    for (const key of [...new Set([...f.models.keys(), ...models.keys()])].sort()) {
+      const s = f.models.get(key);
+      const q = models.get(key);
+      differ(`model usage ${key} calls`, s?.calls ?? null, q?.calls ?? null);
+      differ(`model usage ${key} input_tokens`, s?.inputTokens ?? null, q?.inputTokens ?? null);
+      differ(`model usage ${key} output_tokens`, s?.outputTokens ?? null, q?.outputTokens ?? null);
     }
   }
   return report;

@@ -16,4 +16,4 @@ export { dashboardUsersRepository, type DashboardCredentials, type DashboardUser
 export { healthRepository, type HealthRepository } from "./health.ts";
 export { newId } from "./ids.ts";
 export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
-export { usageRepository, type CreditBalance, type UsageDay, type UsageRepository } from "./usage.ts";
+export { usageRepository, type CreditBalance, type ModelSpend, type ModelSpendQuery, type UsageDay, type UsageRepository } from "./usage.ts";

@@ -16,6 +16,24 @@ export interface UsageDay {
   units: number;
 }
 
+/** Calls and tokens of one model for one account and kind over a range of days. */
+export interface ModelSpend {
+  accountId: string;
+  /** "provider:model". */
+  model: string;
+  kind: "scoring" | "pairwise";
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** UTC days, `YYYY-MM-DD`, both included; one account, or every account when `accountId` is absent. */
+export interface ModelSpendQuery {
+  from: string;
+  to: string;
+  accountId?: string;
+}
+
 /**
  * Credits and usage as the ledger's Postgres mirror sees them. The mirror may hold several
  * namespaces' LEDGER streams, so the repository is bound to one stream and every read filters
@@ -42,6 +60,33 @@ export function usageRepository(db: Kysely<Database>, stream: string) {
       // pg parses a `date` into a Date at local midnight: toISOString gives back that day only
       // where the process runs in UTC. Kept as the console has always read it.
       return rows.map((d) => ({ day: (d.day instanceof Date ? d.day.toISOString() : String(d.day)).slice(0, 10), kind: d.kind, units: Number(d.units_used) }));
+    },
+
+    /**
+     * Model spend summed over a range of UTC days of settlement, per account, model and kind,
+     * ordered by account, model and kind.
+     *
+     * @example
+     * await usage.modelSpend({ from: "2026-11-01", to: "2026-11-30", accountId: "acct_1" });
+     * // [{ accountId: "acct_1", model: "openai:gpt-5-mini", kind: "scoring", calls: 12, inputTokens: 57744, outputTokens: 3720 }]
+     */
+    async modelSpend({ from, to, accountId }: ModelSpendQuery): Promise<ModelSpend[]> {
+      let query = db
+        .selectFrom("ledger_model_usage")
+        .select((eb) => [
+          "account_id",
+          "model",
+          "kind",
+          sql<number>`sum(${eb.ref("calls")})::bigint`.as("calls"),
+          sql<number>`sum(${eb.ref("input_tokens")})::bigint`.as("input_tokens"),
+          sql<number>`sum(${eb.ref("output_tokens")})::bigint`.as("output_tokens"),
+        ])
+        .where("stream", "=", stream)
+        .where("day", ">=", sql<Date>`${from}::date`)
+        .where("day", "<=", sql<Date>`${to}::date`);
+      if (accountId !== undefined) query = query.where("account_id", "=", accountId);
+      const rows = await query.groupBy(["account_id", "model", "kind"]).orderBy("account_id").orderBy("model").orderBy("kind").execute();
+      return rows.map((r) => ({ accountId: r.account_id, model: r.model, kind: r.kind, calls: Number(r.calls), inputTokens: Number(r.input_tokens), outputTokens: Number(r.output_tokens) }));
     },
   };
 }

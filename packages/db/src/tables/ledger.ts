@@ -58,6 +58,23 @@ export interface LedgerReservationsTable {
   closed_at: Date | null;
 }
 
+/**
+ * Model spend: calls and tokens that settled requests reported per model, summed per account,
+ * UTC day of settlement, model and usage kind. Written by the projection with the event.
+ */
+export interface LedgerModelUsageTable {
+  stream: string;
+  account_id: string;
+  /** Written as `YYYY-MM-DD`; pg reads a date back as a Date at local midnight, so read it with to_char. */
+  day: ColumnType<Date, string, never>;
+  /** "provider:model". */
+  model: string;
+  kind: UsageKind;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
 /** View: balance per account (available = granted - used - reserved). */
 export interface AccountBalancesView {
   stream: ColumnType<string, never, never>;
@@ -97,6 +114,7 @@ export interface LedgerTables {
   ledger_events_archive: LedgerEventsArchiveTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_reservations: LedgerReservationsTable;
+  ledger_model_usage: LedgerModelUsageTable;
   account_balances: AccountBalancesView;
   usage_per_day: UsagePerDayView;
 }

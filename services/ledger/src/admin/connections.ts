@@ -1,7 +1,25 @@
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { createDb } from "@adrank/db";
+import type { Kysely } from "kysely";
+import { createDb, type Database } from "@adrank/db";
 import { connectToNats, topology } from "@adrank/messaging";
 import type { MirrorDeps } from "../mirror/operations.ts";
+
+const openDb = (name: string) =>
+  createDb({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", max: 2, applicationName: name, queryTimeoutMs: 0 });
+
+/**
+ * The database and the name of this namespace's LEDGER stream, for operator commands that
+ * read the mirror only (no NATS needed). Resolves with a sentence when the namespace is malformed.
+ */
+export function openAdminDatabase(name: string): { db: Kysely<Database>; stream: string } | { error: string } {
+  let stream;
+  try {
+    stream = topology(process.env.ADRANK_NAMESPACE ?? "").streams.ledger.name;
+  } catch (err) {
+    return { error: `ADRANK_NAMESPACE: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  return { db: openDb(name), stream };
+}
 
 /**
  * The stream, the database and the namespace's topology as the ledger's operator commands
@@ -23,7 +41,7 @@ export async function openAdminConnections(name: string): Promise<{ deps: Mirror
   } catch (err) {
     return { error: `cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}` };
   }
-  const db = createDb({ connectionString: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", max: 2, applicationName: name, queryTimeoutMs: 0 });
+  const db = openDb(name);
   return {
     deps: { db, js: jetstream(nc), jsm: await jetstreamManager(nc), topo },
     async close() {

@@ -76,10 +76,10 @@ async function deleteProjectionConsumer(jsm: JetStreamManager, topo: Topology): 
 
 /**
  * Takes the stream as the truth: the mirror's rows of this stream move to
- * `ledger_events_archive` (reason "rebuild"), the totals and reservations are cleared, and
- * the mirror is pointed at the stream as it is now, so every replica projects it again from
- * its first event. Refused while the mirror is projecting unless `force` (stop the ledger
- * replicas first then).
+ * `ledger_events_archive` (reason "rebuild"), the totals, reservations and model usage are
+ * cleared, and the mirror is pointed at the stream as it is now, so every replica projects it
+ * again from its first event. Refused while the mirror is projecting unless `force` (stop the
+ * ledger replicas first then).
  */
 export async function rebuildMirror({ db, jsm, topo }: MirrorDeps, { force = false } = {}): Promise<{ archived: number; streamCreated: string; streamLastSeq: number }> {
   const stream = topo.streams.ledger.name;
@@ -105,6 +105,7 @@ export async function rebuildMirror({ db, jsm, topo }: MirrorDeps, { force = fal
     await trx.deleteFrom("ledger_events").where("stream", "=", stream).execute();
     await trx.deleteFrom("ledger_reservations").where("stream", "=", stream).execute();
     await trx.deleteFrom("ledger_accounts").where("stream", "=", stream).execute();
+    await trx.deleteFrom("ledger_model_usage").where("stream", "=", stream).execute();
     await trx
       .insertInto("ledger_mirrors")
       .values({ stream, stream_created: created, last_seq: 0, status: "projecting", problem: null })

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import type { LedgerEvent } from "@adrank/ledger-domain";
+import { decodeEvent, encodeEvent } from "../src/event-codec.ts";
+
+const bytes = (json: unknown) => new TextEncoder().encode(JSON.stringify(json));
+const settledBefore = { type: "UsageSettled", reservationId: "r1", keyId: "k1", kind: "scoring", unitsReserved: 4, unitsUsed: 3, reservedAt: 1_700_000_000_000, at: 1_700_000_060_000 };
+
+describe("ledger event codec", () => {
+  it("decodes a UsageSettled written before model usage existed, without adding the field", () => {
+    const event = decodeEvent(bytes(settledBefore));
+    expect(event).toEqual(settledBefore);
+    expect("modelUsage" in event).toBe(false);
+  });
+
+  it("round-trips a UsageSettled with model usage", () => {
+    const event: LedgerEvent = { ...(settledBefore as LedgerEvent & { type: "UsageSettled" }), modelUsage: [{ model: "openai:gpt-5-mini", calls: 6, inputTokens: 4_812, outputTokens: 310 }] };
+    expect(decodeEvent(encodeEvent(event))).toEqual(event);
+  });
+
+  it("refuses model usage that is not counts", () => {
+    expect(() => decodeEvent(bytes({ ...settledBefore, modelUsage: [{ model: "sim:a", calls: -1, inputTokens: 0, outputTokens: 0 }] }))).toThrow();
+    expect(() => decodeEvent(bytes({ ...settledBefore, modelUsage: { model: "sim:a" } }))).toThrow();
+  });
+});
