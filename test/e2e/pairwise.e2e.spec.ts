@@ -68,6 +68,8 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
         // The raw response: the sim voter says it is simulated and ends with its verdict.
         expect(vote.response).toMatch(/simulated/i);
         expect(vote.response).toMatch(/WINNER: [12]\s*$/);
+        // Each vote names its model, so a mixed panel can be read seat by seat.
+        expect(vote).toMatchObject({ model: "sim:sim-voter", simulated: true });
       }
       const votesFor = result.votes.filter((v: { winnerId: string }) => v.winnerId === result.winnerId).length;
       expect(result.votesFor).toBe(votesFor);
@@ -91,6 +93,7 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
       pairwise_evaluations: 10,
       credits_used: 10,
       credits_remaining: 15,
+      models: { generators: [], embedder: null, voters: ["sim:sim-voter"], simulated: true },
     });
     expect(await balance(account.accountId)).toBe(15);
   });

@@ -90,6 +90,8 @@ describe.skipIf(missing.length > 0)("POST /api/v1/rank end to end", () => {
       close_pair_refinement: { enabled: true, pairs_evaluated: 0, results: [] },
       credits_used: 1,
       credits_remaining: 49,
+      // The stack runs on the offline sim, and the response says so rather than passing for a model's.
+      models: { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true },
     });
     expect((await balance(account.accountId)).available).toBe(49);
   });

@@ -3,6 +3,7 @@ import { startFakeProvider, type FakeProvider, type RecordedRequest, type Reply 
 import { rank, type HttpResult } from "../support/http.ts";
 import { accountInStream, billedAnswer, billingDiscrepancies, deadServices, eventually, pause } from "../support/faults.ts";
 import { chatCompletion } from "../support/openai-wire.ts";
+import { readAccountEvents } from "../support/ledger-events.ts";
 import { creative } from "../support/png.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 
@@ -122,6 +123,21 @@ describe("a model provider misbehaves", () => {
     const earliestRetry = Math.min(...answered.map((c) => c.receivedAt)) - firstRefusal;
     expect(earliestRetry).toBeGreaterThanOrEqual(950);
     console.log(`provider 429 with Retry-After 1: ${refused.length} calls refused, ranked both assets in ${ms} ms; the earliest retry came ${Math.round(earliestRetry)} ms after the first refusal`);
+  }, 30_000);
+
+  it("names the provider's models in the answer and records the tokens it reported with the settlement", async () => {
+    const { res, accountId } = await run("ok");
+    expect(res.status).toBe(200);
+    // The generators are real (the fake speaks OpenAI's wire format); the embedder is still sim, and the answer says so.
+    expect(res.body.summary.models).toEqual({ generators: ["openai:fake-gen-a", "openai:fake-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true });
+    const events = (await readAccountEvents(stack.nc, stack.topo, accountId)).map((e) => e.event);
+    const settled = events.find((e) => e.type === "UsageSettled");
+    // Two assets, six samples each, split over the two generators; every completion reports 900 tokens in and 20 out.
+    expect(settled && "modelUsage" in settled ? settled.modelUsage : undefined).toEqual([
+      { model: "openai:fake-gen-a", calls: 6, inputTokens: 5400, outputTokens: 120 },
+      { model: "openai:fake-gen-b", calls: 6, inputTokens: 5400, outputTokens: 120 },
+      { model: "sim:sim-embed", calls: 2, inputTokens: 0, outputTokens: 0 },
+    ]);
   }, 30_000);
 
   it("bills only what succeeded when the provider fails some calls", async () => {

@@ -3,6 +3,7 @@ import { ClosePairResult, PanelOutcome } from "@adrank/contracts";
 import { ImageRef } from "./image-ref.ts";
 import { JobCopy, PersonaInput } from "./persona-input.ts";
 import { JobEnvelope, jobResult } from "./job.ts";
+import { ModelUsage } from "./model-usage.ts";
 
 /** A scored asset offered for close-pair refinement. */
 export const RefineAsset = z.object({
@@ -33,6 +34,8 @@ export const RefinementReport = z.object({
   outcomes: z.array(z.object({ key: z.number().int(), panelOutcome: PanelOutcome })),
   /** One result per refined pair, exactly as the response's `close_pair_refinement.results` shows it. */
   results: z.array(ClosePairResult),
+  /** Calls and tokens of every vote the panels cast, per voter model. Absent from older refinement workers. */
+  usage: z.array(ModelUsage).optional(),
 });
 export type RefinementReport = z.infer<typeof RefinementReport>;
 

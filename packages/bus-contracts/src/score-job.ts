@@ -3,6 +3,7 @@ import { ScoreLayer, REPETITIONS_PER_EVALUATION } from "@adrank/contracts";
 import { ImageRef } from "./image-ref.ts";
 import { JobCopy, PersonaInput } from "./persona-input.ts";
 import { JobEnvelope, jobResult } from "./job.ts";
+import { ModelUsage } from "./model-usage.ts";
 
 /** One scoring evaluation: 3 repetitions x 2 generators over one layer of one asset. */
 export const ScoreJob = JobEnvelope.extend({
@@ -30,6 +31,8 @@ export const Evaluation = z.object({
   embeddingModel: z.string(),
   /** True when any model involved is the offline `sim` model. */
   simulated: z.boolean(),
+  /** Calls and tokens per model, a replaced sample's failed call included. Absent from older scorers. */
+  usage: z.array(ModelUsage).optional(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 

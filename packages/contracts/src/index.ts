@@ -8,6 +8,7 @@ export { REPETITIONS_PER_EVALUATION, GENERATORS_PER_REPETITION, GENERATOR_SAMPLE
 export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwise-request.ts";
 export { PairwiseResponse, PairwiseSummary } from "./pairwise/pairwise-response.ts";
 export { PairwiseResult, PairwiseVote, PairStatus } from "./common/panel-result.ts";
+export { ModelsUsed } from "./common/models-used.ts";
 export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/audiences.ts";
 export { ErrorResponse, RateLimitedResponse } from "./errors/error-response.ts";
 export { validationError, badRequest, parseWith, type HttpError } from "./errors/validation-error.ts";

@@ -27,6 +27,19 @@ function schemaValidator(name: string) {
 }
 
 describe("the OpenAPI document", () => {
+  it("documents which models answered, and the simulated flag, on both summaries and on every vote", () => {
+    const check = schemaValidator("ModelsUsed");
+    expect(check({ generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: ["sim:sim-voter"], simulated: true }).ok).toBe(true);
+    // A summary cannot leave out whether it was simulated.
+    expect(check({ generators: [], embedder: null, voters: [] }).ok).toBe(false);
+    for (const summary of ["RankSummary", "PairwiseSummary"]) {
+      const schema = doc.components.schemas[summary] as { properties: Record<string, { $ref?: string }>; required: string[] };
+      expect(schema.properties.models?.$ref, summary).toBe("#/components/schemas/ModelsUsed");
+    }
+    const vote = doc.components.schemas.PairwiseVote as { properties: Record<string, unknown> };
+    expect(Object.keys(vote.properties)).toEqual(expect.arrayContaining(["model", "simulated"]));
+  });
+
   it("is a valid OpenAPI 3.1 document", async () => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);

@@ -4,3 +4,4 @@ export { selectClosePairs, CLOSE_PAIR_GAP, MAX_REFINED_PAIRS, type ClosePair, ty
 export { adjustScores, type Adjustment, type AppliedVerdict, type PairVerdict } from "./adjust.ts";
 export { presentVote, presentPanel, round4, type PresentedVote, type PresentedPanel } from "./present.ts";
 export { refineClosePairs, type RunPanel } from "./refine-close-pairs.ts";
+export { votersUsed, type VoteAuthor } from "./voters-used.ts";

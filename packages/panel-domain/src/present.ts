@@ -10,6 +10,8 @@ export interface PresentedVote {
   response: string;
   valid: boolean;
   invalidReason?: string;
+  model?: string;
+  simulated?: boolean;
 }
 
 /** The spec's PairwiseResult fields that a panel produces. */
@@ -29,7 +31,13 @@ export interface PresentedPanel {
 
 /** A cast vote in the response's terms: sides become the pair's asset ids. */
 export function presentVote(vote: CastVote, ids: { a: string; b: string }): PresentedVote {
-  const base = { voterId: vote.voterId, order: vote.order, response: vote.response };
+  const base = {
+    voterId: vote.voterId,
+    order: vote.order,
+    response: vote.response,
+    ...(vote.model === undefined ? {} : { model: vote.model }),
+    ...(vote.simulated === undefined ? {} : { simulated: vote.simulated }),
+  };
   if (vote.winner === null) return { ...base, winnerId: "", loserId: "", valid: false, invalidReason: vote.invalidReason ?? "the vote could not be read" };
   const winnerId = vote.winner === "a" ? ids.a : ids.b;
   const loserId = vote.winner === "a" ? ids.b : ids.a;

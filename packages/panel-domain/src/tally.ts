@@ -12,6 +12,10 @@ export interface CastVote {
   response: string;
   /** Why the vote is invalid, for the caller to read. */
   invalidReason?: string;
+  /** The model that answered ("provider:model"); absent when none did. */
+  model?: string;
+  /** True when that model is the offline sim. */
+  simulated?: boolean;
 }
 
 export type PanelStatus = "done" | "partial" | "error";

@@ -8,6 +8,8 @@ const ballots = (...winners: Array<Side | null>): CastVote[] =>
 describe("presentVote", () => {
   it("names the winner and loser by asset id", () => {
     expect(presentVote(ballots("b")[0]!, ids)).toEqual({ voterId: "voter-1", order: "ab", winnerId: "variant", loserId: "hero", response: "WINNER: 2", valid: true });
+    // A mixed panel: each vote names the model that cast it.
+    expect(presentVote({ ...ballots("b")[0]!, model: "gemini:gemini-2.5-flash", simulated: false }, ids)).toMatchObject({ winnerId: "variant", model: "gemini:gemini-2.5-flash", simulated: false });
   });
 
   it("keeps an invalid vote with empty ids and its reason", () => {

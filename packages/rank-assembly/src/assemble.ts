@@ -2,6 +2,7 @@ import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, type Rank
 import type { RefinementOutcome } from "./refinement.ts";
 import type { RankPlan } from "./plan.ts";
 import type { AssetError, ScoredAsset } from "./scored-asset.ts";
+import { modelsUsedByRank } from "./models-used.ts";
 
 /** What the ledger confirmed when the request's reservation was settled. */
 export interface Settlement {
@@ -43,6 +44,7 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       close_pair_refinement: refinement.report,
       credits_used: settlement.creditsUsed,
       credits_remaining: settlement.creditsRemaining,
+      models: modelsUsedByRank(refinement.assets, refinement),
     },
   };
 }

@@ -7,3 +7,5 @@ export { billedEvaluations, billedEvaluationsOfBatch } from "./billing.ts";
 export { scoreAssets, NOT_EVALUATED, type ScoredBatch } from "./score-assets.ts";
 export { withoutRefinement, refinementWithoutPanels, refinementWithoutWork, panelIdOf, refineAssetsOf, applyRefinementReport, type ClosePairRefiner, type RefinementOutcome, type RefinementRequest } from "./refinement.ts";
 export { assembleRankResponse, type Settlement, type AssembleInput } from "./assemble.ts";
+export { modelsUsedByRank } from "./models-used.ts";
+export { modelUsageOfRank } from "./model-usage.ts";

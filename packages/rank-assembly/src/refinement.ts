@@ -1,4 +1,4 @@
-import type { ImageRef, RefineAsset, RefinementReport } from "@adrank/bus-contracts";
+import type { ImageRef, ModelUsage, RefineAsset, RefinementReport } from "@adrank/bus-contracts";
 import type { ClosePairRefinement } from "@adrank/contracts";
 import { selectClosePairs } from "@adrank/panel-domain";
 import type { RankPlan } from "./plan.ts";
@@ -10,6 +10,8 @@ export interface RefinementOutcome {
   assets: ScoredAsset[];
   /** The summary's `close_pair_refinement`; with `error` when refinement was asked for but could not run. */
   report: ClosePairRefinement;
+  /** Calls and tokens of the panels' votes, per voter model; empty when no panel ran. */
+  usage: ModelUsage[];
 }
 
 export interface RefinementRequest {
@@ -31,7 +33,7 @@ export type ClosePairRefiner = (request: RefinementRequest) => Promise<Refinemen
  * No refinement because the request turned it off: scores stay raw, `panel_outcome` null.
  */
 export function withoutRefinement(assets: readonly ScoredAsset[]): RefinementOutcome {
-  return { assets: [...assets], report: { enabled: false, pairs_evaluated: 0, results: [] } };
+  return { assets: [...assets], report: { enabled: false, pairs_evaluated: 0, results: [] }, usage: [] };
 }
 
 /**
@@ -39,7 +41,7 @@ export function withoutRefinement(assets: readonly ScoredAsset[]): RefinementOut
  * run. A summary never claims a panel that did not run.
  */
 export function refinementWithoutPanels(assets: readonly ScoredAsset[], error?: string): RefinementOutcome {
-  return { assets: [...assets], report: { enabled: true, pairs_evaluated: 0, results: [], ...(error ? { error } : {}) } };
+  return { assets: [...assets], report: { enabled: true, pairs_evaluated: 0, results: [], ...(error ? { error } : {}) }, usage: [] };
 }
 
 /**
@@ -75,5 +77,6 @@ export function applyRefinementReport(assets: readonly ScoredAsset[], report: Re
   return {
     assets: assets.map((asset) => ({ ...asset, score: scores.get(asset.index) ?? asset.score, panelOutcome: outcomes.get(asset.index) ?? asset.panelOutcome })),
     report: { enabled: true, pairs_evaluated: report.pairsEvaluated, results: report.results },
+    usage: report.usage ?? [],
   };
 }

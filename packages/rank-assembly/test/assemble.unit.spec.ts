@@ -156,6 +156,7 @@ describe("assembleRankResponse", () => {
       close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },
       credits_used: 3,
       credits_remaining: 97,
+      models: { generators: ["sim:a", "sim:b"], embedder: "sim:embed", voters: [], simulated: true },
     });
   });
 
@@ -177,7 +178,7 @@ describe("assembleRankResponse", () => {
     const response = assembleRankResponse({
       requestId: REQUEST_ID,
       plan: p,
-      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] } },
+      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] }, usage: [] },
       errors: batch.errors,
       settlement: { scoringEvaluations: 2, creditsUsed: 2, creditsRemaining: null },
     });

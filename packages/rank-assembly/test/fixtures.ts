@@ -32,7 +32,16 @@ export const copyOnly = (score: number): AssetOutcome => ({ kind: "evaluated", l
 export const failed = (error: string): AssetOutcome => ({ kind: "failed", error });
 
 /** A refined pair whose panel chose b over a, the higher raw score, 4 votes to 1. */
-export function closePairResult(aId: string, bId: string): ClosePairResult {
-  const votes = [0, 1, 2, 3, 4].map((i) => ({ voterId: `voter-${i + 1}`, order: i % 2 === 0 ? ("ab" as const) : ("ba" as const), winnerId: i === 0 ? aId : bId, loserId: i === 0 ? bId : aId, response: "WINNER: 2", valid: true }));
+export function closePairResult(aId: string, bId: string, voterModels: readonly string[] = ["sim:voter"]): ClosePairResult {
+  const votes = [0, 1, 2, 3, 4].map((i) => ({
+    voterId: `voter-${i + 1}`,
+    order: i % 2 === 0 ? ("ab" as const) : ("ba" as const),
+    winnerId: i === 0 ? aId : bId,
+    loserId: i === 0 ? bId : aId,
+    response: "WINNER: 2",
+    valid: true,
+    model: voterModels[i % voterModels.length]!,
+    simulated: voterModels[i % voterModels.length]!.startsWith("sim:"),
+  }));
   return { pairId: "close-pair-1", aId, bId, status: "done", votes, winnerId: bId, votesFor: 4, votesTotal: 5, winRate: 0.8, consistency: 0.8, gap: 0.1, rawScores: { a: 3.2, b: 3.1 }, flipped: true, model: "sim:voter" };
 }

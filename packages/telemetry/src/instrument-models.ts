@@ -8,6 +8,8 @@ export function modelCallInstruments(metrics: Metrics) {
   return {
     latency: metrics.histogram("adrank_model_call_seconds", "Model call latency by provider, model, operation and outcome.", ["provider", "model", "operation", "outcome"], LATENCY_BUCKETS),
     errors: metrics.counter("adrank_model_call_errors_total", "Failed model calls by provider, model and error kind.", ["provider", "model", "operation", "kind"]),
+    // Model spend: what the provider billed, reasoning included in output. Per account, the ledger's usage events hold it.
+    tokens: metrics.counter("adrank_model_tokens_total", "Tokens sent to (input) and returned by (output, reasoning included) generator models, by provider and model.", ["provider", "model", "direction"]),
   };
 }
 export type ModelCallInstruments = ReturnType<typeof modelCallInstruments>;
@@ -37,6 +39,7 @@ export function instrumentGenerator(generator: Generator, instruments: ModelCall
   return {
     provider: generator.provider,
     model: generator.model,
+    temperature: generator.temperature,
     generate: (req) =>
       inSpan(
         `chat ${generator.model}`,
@@ -44,8 +47,14 @@ export function instrumentGenerator(generator: Generator, instruments: ModelCall
         (span) =>
           observed(instruments, target, async () => {
             const result = await generator.generate(req);
-            if (result.usage?.inputTokens !== undefined) span.setAttribute("gen_ai.usage.input_tokens", result.usage.inputTokens);
-            if (result.usage?.outputTokens !== undefined) span.setAttribute("gen_ai.usage.output_tokens", result.usage.outputTokens);
+            if (result.usage?.inputTokens !== undefined) {
+              span.setAttribute("gen_ai.usage.input_tokens", result.usage.inputTokens);
+              instruments.tokens.inc({ provider: generator.provider, model: generator.model, direction: "input" }, result.usage.inputTokens);
+            }
+            if (result.usage?.outputTokens !== undefined) {
+              span.setAttribute("gen_ai.usage.output_tokens", result.usage.outputTokens);
+              instruments.tokens.inc({ provider: generator.provider, model: generator.model, direction: "output" }, result.usage.outputTokens);
+            }
             span.setAttribute("gen_ai.response.model", result.model);
             return result;
           }),

@@ -19,6 +19,7 @@ describe("instrumented model calls", () => {
     const inner: Generator = {
       provider: "openai",
       model: "gpt-vision",
+      temperature: 0.5,
       generate: async () => ({ text: "4", provider: "openai", model: "gpt-vision-2026", simulated: false, usage: { inputTokens: 812, outputTokens: 3 } }),
     };
     const generator = instrumentGenerator(inner, modelCallInstruments(metrics));
@@ -38,12 +39,17 @@ describe("instrumented model calls", () => {
 
     const [, body] = await metrics.render();
     expect(body).toMatch(/adrank_model_call_seconds_count\{[^}]*provider="openai"[^}]*model="gpt-vision"[^}]*outcome="ok"[^}]*\} 1/);
+    // Spend per model, for the operator: what the provider reported, summed across calls.
+    await generator.generate(request as never);
+    const [, after] = await metrics.render();
+    expect(after).toMatch(/adrank_model_tokens_total\{[^}]*model="gpt-vision"[^}]*direction="input"[^}]*\} 1624/);
+    expect(after).toMatch(/adrank_model_tokens_total\{[^}]*model="gpt-vision"[^}]*direction="output"[^}]*\} 6/);
   });
 
   it("counts a failed call by the error's kind and keeps the error for the caller", async () => {
     const metrics = createMetrics("scorer");
     const refusal = new ModelError({ kind: "rate_limited", provider: "anthropic", model: "claude", message: "The provider asked us to slow down.", retryAfterMs: 1000 });
-    const inner: Generator = { provider: "anthropic", model: "claude", generate: async () => { throw refusal; } };
+    const inner: Generator = { provider: "anthropic", model: "claude", temperature: null, generate: async () => { throw refusal; } };
     const generator = instrumentGenerator(inner, modelCallInstruments(metrics));
     await expect(generator.generate(request as never)).rejects.toBe(refusal);
 

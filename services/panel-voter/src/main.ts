@@ -12,9 +12,11 @@ const logger = createLogger("panel-voter", config.LOG_LEVEL);
 const metrics = createMetrics("panel-voter");
 const votes = metrics.counter("adrank_votes_total", "Votes answered: valid, invalid (no clear verdict) or failed.", ["outcome"]);
 for (const warning of models.warnings) logger.warn(warning);
-const voter = instrumentGenerator(models.voter, modelCallInstruments(metrics));
-const model = `${voter.provider}:${voter.model}`;
-logger.info({ voter: model }, "voter model configured");
+const instruments = modelCallInstruments(metrics);
+const voters = models.voters.map((v) => instrumentGenerator(v, instruments));
+// Presence answers with every seat's model: the gateway's 503 check and the pairwise summary read it.
+const model = [...new Set(voters.map((v) => `${v.provider}:${v.model}`))].join(", ");
+logger.info({ voters: model }, voters.length > 1 ? "mixed voter panel configured" : "voter model configured");
 
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter" });
@@ -31,12 +33,12 @@ const worker = await startJobWorker({
   maxDeliver: config.VOTER_MAX_DELIVER,
   streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
   logger,
-  handle: createVoteHandler({ voter, loadImage: images.get }),
+  handle: createVoteHandler({ voters, loadImage: images.get }),
   exhaustedError: VOTE_EXHAUSTED_ERROR,
   onOutcome: (_job, outcome) => votes.inc({ outcome: !outcome.ok ? "failed" : outcome.choice === null ? "invalid" : "valid" }),
 });
 // The gateway asks before it accepts a pairwise request: a reply proves a voter runs now.
-const presence = answerPresence(nc, topo.presence("panel-voter"), () => ({ service: "panel-voter", worker: WORKER_ID, model, simulated: voter.provider === "sim" }));
+const presence = answerPresence(nc, topo.presence("panel-voter"), () => ({ service: "panel-voter", worker: WORKER_ID, model, simulated: voters.some((v) => v.provider === "sim") }));
 await nc.flush();
 
 metrics.gaugeOnScrape("adrank_jobs_backlog", "Votes waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());

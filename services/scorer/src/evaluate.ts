@@ -1,7 +1,8 @@
-import type { Embedder, Generator } from "@adrank/models";
-import type { Evaluation, ScoreJob } from "@adrank/bus-contracts";
-import { evaluationResult, parseGeneratorAnswer, planEvaluation, similaritiesToAnchors } from "@adrank/ssr";
+import { isModelError, type Embedder, type Generator } from "@adrank/models";
+import { callUsage, mergeModelUsage, type Evaluation, type ModelUsage, type ScoreJob } from "@adrank/bus-contracts";
+import { evaluationResult, parseGeneratorAnswer, planEvaluation, similaritiesToAnchors, type PlannedGeneratorCall } from "@adrank/ssr";
 import type { AnchorEmbeddings } from "./anchor-embeddings.ts";
+import { withOneReplacement } from "./replace-failed-sample.ts";
 
 export interface EvaluationDeps {
   generators: readonly [Generator, Generator];
@@ -9,6 +10,8 @@ export interface EvaluationDeps {
   anchors: AnchorEmbeddings;
   /** The normalized image bytes, or null when they have expired from the store. */
   loadImage(ref: string): Promise<Uint8Array | null>;
+  /** Told when a failed sample is replaced by a fresh call (for logs and metrics). */
+  onSampleReplaced?(err: unknown): void;
 }
 
 /** A failure the requester should read as the asset's error sentence. */
@@ -19,7 +22,8 @@ export class EvaluationError extends Error {
 /**
  * One scoring evaluation as ssr plans it: its generator calls run at once, their answers are
  * embedded in one batched call and compared with the goal's anchors, and ssr turns that into
- * the aggregate with its confidence signals. This adds the models and the image.
+ * the aggregate with its confidence signals. This adds the models and the image. A sample
+ * that fails is replaced once; a second failure fails the evaluation with its reason.
  */
 export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: AbortSignal): Promise<Evaluation> {
   const plan = planEvaluation({ persona: job.persona, layer: job.layer, copy: job.copy });
@@ -28,26 +32,30 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
   const images = bytes ? [{ bytes, mime: job.image.mime }] : [];
 
   const anchorVectors = deps.anchors.forGoal(job.persona.goal, signal);
-  const results = await Promise.all(
-    plan.calls.map(({ repetition, generatorIndex, prompt }) =>
-      deps.generators[generatorIndex as 0 | 1].generate({
-        system: prompt.system,
-        user: prompt.user,
-        images,
-        signal,
-        simHints: {
-          task: "rate",
-          goal: job.persona.goal,
-          assetType: job.persona.assetType,
-          platform: job.persona.platform,
-          copy: plan.copy,
-          demographics: job.persona.audience.demographics,
-          repetition,
-          generatorIndex,
-        },
-      }),
-    ),
-  );
+  const sample = ({ repetition, generatorIndex, prompt }: PlannedGeneratorCall) =>
+    deps.generators[generatorIndex as 0 | 1].generate({
+      system: prompt.system,
+      user: prompt.user,
+      images,
+      signal,
+      simHints: {
+        task: "rate",
+        goal: job.persona.goal,
+        assetType: job.persona.assetType,
+        platform: job.persona.platform,
+        copy: plan.copy,
+        demographics: job.persona.audience.demographics,
+        repetition,
+        generatorIndex,
+      },
+    });
+  // A replaced sample's failed call was still made, and its provider may have billed tokens for it.
+  const failedCalls: ModelUsage[] = [];
+  const onReplace = (err: unknown) => {
+    if (isModelError(err)) failedCalls.push(callUsage(`${err.provider}:${err.model}`, err.usage));
+    deps.onSampleReplaced?.(err);
+  };
+  const results = await Promise.all(plan.calls.map((call) => withOneReplacement(() => sample(call), signal, onReplace)));
   const answers = results.map((r) => parseGeneratorAnswer(r.text));
   const [vectors, anchorSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);
   if (vectors.length !== answers.length) throw new EvaluationError("The embedding model returned the wrong number of vectors.");
@@ -59,6 +67,9 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
     ),
     generatorModels: deps.generators.map((g) => `${g.provider}:${g.model}`),
     embeddingModel: `${deps.embedder.provider}:${deps.embedder.model}`,
-    simulated: results.some((r) => r.simulated),
+    // The embedder decides the score as much as the generators: a sim embedder makes it simulated too.
+    simulated: results.some((r) => r.simulated) || deps.embedder.provider === "sim",
+    // The embedder reports no tokens through its interface; its one call per evaluation is counted.
+    usage: mergeModelUsage([results.map((r) => callUsage(`${r.provider}:${r.model}`, r.usage)), failedCalls, [callUsage(`${deps.embedder.provider}:${deps.embedder.model}`, undefined)]]),
   };
 }

@@ -1,5 +1,5 @@
 import { anchorSets } from "@adrank/ssr";
-import { modelsFromEnv } from "@adrank/models";
+import { isModelError, modelsFromEnv } from "@adrank/models";
 import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
 import { ScoreJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
@@ -20,6 +20,7 @@ logger.info(
 const metrics = createMetrics("scorer");
 const modelCalls = modelCallInstruments(metrics);
 const evaluations = metrics.counter("adrank_evaluations_total", "Scoring evaluations answered, by layer and outcome.", ["layer", "outcome"]);
+const replacedSamples = metrics.counter("adrank_samples_replaced_total", "Generator samples that failed and were replaced by one fresh call, by error kind.", ["kind"]);
 const generators = [instrumentGenerator(models.generators[0], modelCalls), instrumentGenerator(models.generators[1], modelCalls)] as const;
 const embedder = instrumentEmbedder(models.embedder, modelCalls);
 
@@ -31,6 +32,11 @@ const handle = createScoreHandler({
   embedder,
   anchors: createAnchorEmbeddings(embedder, anchorSets),
   loadImage: images.get,
+  onSampleReplaced: (err) => {
+    const kind = isModelError(err) ? err.kind : "error";
+    replacedSamples.inc({ kind });
+    logger.warn({ err }, "a generator sample failed; replacing it with one fresh call");
+  },
 });
 
 const worker = await startJobWorker({

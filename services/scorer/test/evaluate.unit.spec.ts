@@ -42,6 +42,14 @@ describe("evaluate with the offline sim models and the real anchors", () => {
     }
   });
 
+  it("calls an evaluation simulated when only the embedder is the sim: it decides the score as much as the generators", async () => {
+    const real = (g: Generator): Generator => ({ ...g, provider: "openai", generate: async (req) => ({ ...(await g.generate(req)), provider: "openai", simulated: false }) });
+    const { job, images } = await jobFor(await crispCreative());
+    const mixed = await evaluate(job, { generators: [real(generators[0]), real(generators[1])], embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref) => images.get(ref) ?? null }, AbortSignal.timeout(30_000));
+    expect(mixed.generatorModels).toEqual(["openai:sim-gen-a", "openai:sim-gen-b"]);
+    expect(mixed.simulated).toBe(true);
+  });
+
   it("is deterministic for the same job", async () => {
     const bytes = await crispCreative();
     expect((await score(bytes)).score).toBe((await score(bytes)).score);

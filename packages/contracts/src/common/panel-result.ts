@@ -11,6 +11,8 @@ export const PairwiseVote = z.object({
   response: z.string().meta({ description: "The raw model response; empty when the model call failed." }),
   valid: z.boolean().optional().meta({ description: "False when the answer named no image clearly or the model call failed; such a vote is returned but not counted." }),
   invalidReason: z.string().optional(),
+  model: z.string().optional().meta({ description: 'The voter model that answered, as "provider:model"; absent when no model answered. Seats can hold different models (a mixed panel).' }),
+  simulated: z.boolean().optional().meta({ description: "True when the offline `sim` model cast this vote." }),
 });
 
 export const PairStatus = z.enum(["done", "partial", "error"]);

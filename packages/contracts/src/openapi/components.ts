@@ -5,6 +5,7 @@ import { Demographics, InlineAudience } from "../common/inline-audience.ts";
 import { ErrorResponse, RateLimitedResponse } from "../errors/error-response.ts";
 import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwise-request.ts";
 import { PairwiseResult, PairwiseVote } from "../common/panel-result.ts";
+import { ModelsUsed } from "../common/models-used.ts";
 import { PairwiseResponse, PairwiseSummary } from "../pairwise/pairwise-response.ts";
 import { AssetInput, RankRequest } from "../rank/rank-request.ts";
 import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
@@ -21,7 +22,7 @@ for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext
 const responses = z.registry<Meta>();
 for (const [id, schema] of Object.entries({
   RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement, ClosePairResult,
-  PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse,
+  PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, ModelsUsed, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse,
 })) {
   responses.add(schema, { id });
 }

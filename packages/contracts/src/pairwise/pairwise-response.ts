@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { PANEL_SIZE } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
+import { ModelsUsed } from "../common/models-used.ts";
 
-export const PairwiseSummary = z.object({
+/** Clients must accept unknown keys here (Versioning 3). */
+export const PairwiseSummary = z.looseObject({
   goal: z.string(),
   platform: z.string().nullable(),
   audience: z.string(),
-  model: z.string(),
+  model: z.string().meta({ description: 'The voter model, as "provider:model"; several joined by ", " when the panel is mixed. See `models` for the full account.' }),
   panel_size: z.literal(PANEL_SIZE),
   pairs_requested: z.int(),
   pairs_completed: z.int(),
@@ -15,6 +17,7 @@ export const PairwiseSummary = z.object({
   pairwise_evaluations: z.int(),
   credits_used: z.int(),
   credits_remaining: z.int().nullable(),
+  models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),
 });
 
 export const PairwiseResponse = z.object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, ScoreLayer } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
+import { ModelsUsed } from "../common/models-used.ts";
 
 const Score = z.number().min(1).max(5);
 
@@ -98,6 +99,7 @@ export const RankSummary = z.looseObject({
   credits_remaining: z.int().nullable(),
   ad_rankings_used: z.int().optional(),
   ad_rankings_remaining: z.int().optional(),
+  models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),
 });
 export type RankSummary = z.output<typeof RankSummary>;
 

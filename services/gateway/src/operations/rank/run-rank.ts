@@ -2,7 +2,7 @@ import type { JetStreamClient } from "@nats-io/jetstream";
 import type { ImageRef, ScoreJob } from "@adrank/bus-contracts";
 import type { RankResponse } from "@adrank/contracts";
 import { publishJob, type NatsConnection, type Topology } from "@adrank/messaging";
-import { assembleRankResponse, billedEvaluationsOfBatch, scoreAssets, type AssetOutcome, type ClosePairRefiner, type RankPlan, type Settlement } from "@adrank/rank-assembly";
+import { assembleRankResponse, billedEvaluationsOfBatch, modelUsageOfRank, scoreAssets, type AssetOutcome, type ClosePairRefiner, type RankPlan, type Settlement } from "@adrank/rank-assembly";
 import type { SettledUsage } from "../shared/metering.ts";
 import { mapWithSlots, startInOrder } from "../shared/asset-slots.ts";
 import { runMetered, type MeteredCall, type MeteredDeps, type MeteredResult } from "../shared/metered-request.ts";
@@ -79,6 +79,7 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredRe
         const refinement = await deps.refiner({ requestId, plan, assets: batch.scored, images, deadline: workDeadline, signal: stop, traceparent: call.traceparent });
         return {
           unitsUsed: batch.billedEvaluations,
+          modelUsage: modelUsageOfRank(outcomes, refinement),
           respond: (settled, billed) => assembleRankResponse({ requestId, plan, refinement, errors: batch.errors, settlement: settlementOf(settled, billed) }),
         };
       } finally {
@@ -86,7 +87,8 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredRe
       }
     },
     // Client gone: it still used what succeeded. Our own failure: it gets nothing, pays nothing.
-    () => (call.clientGone.aborted ? billedEvaluationsOfBatch(outcomes.filter((o): o is AssetOutcome => o !== undefined)) : 0),
+    // Either way, the model calls that came back were made and are recorded.
+    () => ({ unitsUsed: call.clientGone.aborted ? billedEvaluationsOfBatch(outcomes.filter((o): o is AssetOutcome => o !== undefined)) : 0, modelUsage: modelUsageOfRank(outcomes, null) }),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { ModelUsage } from "@adrank/bus-contracts";
 import type { UsageKind } from "@adrank/contracts";
 import { startDeadline } from "@adrank/runtime";
 import { reserveUsage, settleUsage, type MeteringLedger, type MeteringLogger, type SettledUsage } from "./metering.ts";
@@ -38,6 +39,8 @@ export interface MeteredWork {
 /** What finished work hands back: the units it used, and how to answer once they are settled. */
 export interface FinishedWork<T> {
   unitsUsed: number;
+  /** What the work cost in model calls and tokens, per model: recorded with the settlement. */
+  modelUsage: ModelUsage[];
   /** Builds the answer from the settlement (null: it could not be confirmed, nothing was charged). */
   respond(settled: SettledUsage | null, unitsUsed: number): T;
 }
@@ -57,6 +60,12 @@ export function settleMarginMs(timeoutMs: number, ledgerTimeoutMs: number): numb
   return Math.min(Math.floor(timeoutMs / 10), 2 * ledgerTimeoutMs + 500);
 }
 
+/** What work that did not finish used anyway: the units to charge and the model calls made. */
+export interface UnfinishedUsage {
+  unitsUsed: number;
+  modelUsage: ModelUsage[];
+}
+
 /**
  * Every metered operation in one shape: reserve the most it can use (402/429 before any
  * work), do the work until the work deadline or until the client leaves, settle exactly
@@ -68,7 +77,7 @@ export async function runMetered<T>(
   deps: MeteredDeps,
   call: MeteredCall,
   work: (ctx: MeteredWork) => Promise<FinishedWork<T>>,
-  unfinished: () => number,
+  unfinished: () => UnfinishedUsage,
 ): Promise<MeteredResult<T>> {
   const { log } = call;
   const reservation = await reserveUsage(deps.ledger, { kind: call.kind, accountId: call.caller.accountId, keyId: call.caller.keyId, reservationId: call.requestId, units: call.units }, log);
@@ -77,8 +86,8 @@ export async function runMetered<T>(
   const deadline = startDeadline(workDeadline - deps.now());
   const stop = AbortSignal.any([deadline.signal, call.clientGone]);
   const stoppedBy = () => (call.clientGone.aborted ? "client" : deadline.signal.aborted ? "deadline" : null);
-  const settle = (unitsUsed: number) =>
-    settleUsage(deps.ledger, { accountId: call.caller.accountId, reservationId: call.requestId, unitsUsed }, log, {
+  const settle = (unitsUsed: number, modelUsage: ModelUsage[]) =>
+    settleUsage(deps.ledger, { accountId: call.caller.accountId, reservationId: call.requestId, unitsUsed, ...(modelUsage.length > 0 ? { modelUsage } : {}) }, log, {
       limitAt: call.receivedAt + deps.timeoutMs,
       ledgerTimeoutMs: deps.ledgerTimeoutMs,
       now: deps.now,
@@ -91,12 +100,13 @@ export async function runMetered<T>(
     const done = await work({ workDeadline, stop, stoppedBy });
     finished = true;
     unitsUsed = done.unitsUsed;
-    settled = await settle(unitsUsed);
+    settled = await settle(unitsUsed, done.modelUsage);
     return { body: done.respond(settled, unitsUsed), rateLimitRemaining: settled?.windowRemaining ?? reservation.windowRemaining };
   } finally {
     if (!finished) {
-      unitsUsed = unfinished();
-      settled = await settle(unitsUsed);
+      const used = unfinished();
+      unitsUsed = used.unitsUsed;
+      settled = await settle(unitsUsed, used.modelUsage);
     }
     log.info({ kind: call.kind, reserved: call.units, used: unitsUsed, settled: settled !== null, clientGone: call.clientGone.aborted, deadlineReached: deadline.signal.aborted }, `${call.kind} request metered`);
     deadline.clear();

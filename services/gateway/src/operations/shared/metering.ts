@@ -1,3 +1,4 @@
+import type { ModelUsage } from "@adrank/bus-contracts";
 import type { UsageKind } from "@adrank/contracts";
 import { isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
 import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../../errors/api-errors.ts";
@@ -80,7 +81,7 @@ const CONFIRM_WINDOW_MS = 15_000;
  */
 export async function settleUsage(
   ledger: MeteringLedger,
-  r: { accountId: string; reservationId: string; unitsUsed: number },
+  r: { accountId: string; reservationId: string; unitsUsed: number; modelUsage?: ModelUsage[] },
   log: MeteringLogger,
   retry: SettleRetry,
 ): Promise<SettledUsage | null> {
