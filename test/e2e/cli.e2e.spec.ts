@@ -69,8 +69,9 @@ describe("adrank CLI against the running stack", () => {
     const run = await adrank(["pairwise", files[0]!, files[1]!, "--audience-name", "Trail runners"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^winner: ad-[12]\.png \([3-5] of 5 votes/m);
-    expect(run.stdout.match(/^ {2}voter-\d \((ab|ba)\): picked ad-[12]\.png$/gm)).toHaveLength(5);
+    expect(run.stdout.match(/^ {2}voter-\d \((ab|ba), sim:sim-voter\): picked ad-[12]\.png$/gm)).toHaveLength(5);
     expect(run.stdout).toContain("1 credit used");
+    expect(run.stdout).toMatch(/^SIMULATED: these votes come from the offline sim model/m);
   });
 
   it("creates and lists saved audiences, and ranks with one by id", async () => {

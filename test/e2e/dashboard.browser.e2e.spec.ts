@@ -9,7 +9,8 @@ import { startStack, type Stack } from "../support/stack.ts";
 
 // The console in Debian's chromium: a person signs up, makes a key and sees it once, revokes
 // it, saves an audience and ranks three images in the playground. Screenshots land in
-// test-output/dashboard/ for a human to look at.
+// test-output/dashboard/ for a human to look at. The stack runs the offline sim model, so every
+// playground result must carry the "Simulated" badge and name its models.
 
 const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(REPO_ROOT, "test-output", "dashboard");
@@ -92,6 +93,10 @@ describe.skipIf(!existsSync(CHROMIUM))("account console in a real browser", () =
     expect(await cards.locator(".rank").allTextContents()).toEqual(["#1", "#2", "#3"]);
     expect(await cards.locator("img").count()).toBe(3);
     expect(await cards.first().textContent()).toMatch(/\/ 5 · (high|medium|low) confidence · copy lift/);
+    // The gateway fills summary.models (issue 17); without the badge nothing on the page says "sim".
+    expect(await page.getByTestId("simulated-badge").textContent({ timeout: 5_000 })).toBe("Simulated");
+    expect(await page.getByTestId("simulated-badge").isVisible()).toBe(true);
+    expect(await page.getByTestId("models-note").textContent()).toMatch(/offline sim model.*Models: generators sim:[\w-]+, sim:[\w-]+ · embedder sim:[\w-]+/);
     await shot("06-ranked");
 
     // The bill is visible as credits and usage.
@@ -107,6 +112,10 @@ describe.skipIf(!existsSync(CHROMIUM))("account console in a real browser", () =
     const panel = page.getByTestId("panel");
     await panel.waitFor({ timeout: 60_000 });
     expect(await panel.locator(".votes li").count()).toBe(5);
+    expect(await panel.getByTestId("simulated-badge").textContent({ timeout: 5_000 })).toBe("Simulated");
+    expect(await panel.getByTestId("models-note").textContent()).toMatch(/Models: voters sim:[\w-]+/);
+    // Each vote names the model that cast it (a panel's seats may hold different models).
+    expect(await panel.getByTestId("vote-model").allTextContents()).toEqual(Array.from({ length: 5 }, () => expect.stringMatching(/^ sim:[\w-]+$/)));
     await shot("08-pairwise");
   }, 90_000);
 });

@@ -1,10 +1,20 @@
 import type { RankResponse } from "@adrank/sdk";
+import { modelsNote } from "./models-note.ts";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
+/** The voter models of the refined pair behind a panel outcome, from its votes (seats may differ). */
+function panelModels(response: RankResponse, winner: string, loser: string): string[] {
+  const pair = response.summary.close_pair_refinement?.results?.find((p) => (p.aId === winner && p.bId === loser) || (p.aId === loser && p.bId === winner));
+  if (!pair) return [];
+  const models = pair.votes.map((v) => v.model).filter((m): m is string => typeof m === "string" && m !== "");
+  return [...new Set(models.length > 0 ? models : pair.model ? [pair.model] : [])];
+}
+
 /**
  * A self-contained HTML page of a ranking: thumbnails (the images themselves, as data
- * URIs), score bars, confidence, copy lift, panel outcome and rationale. Every text is escaped.
+ * URIs), score bars, confidence, copy lift, panel outcome and rationale, the models that answered,
+ * and a "Simulated" badge when the offline sim model was one of them. Every text is escaped.
  */
 export function htmlReport(response: RankResponse, images: Array<{ name: string; dataUri: string }>, title: string): string {
   const imageOf = (assetId: string | null) => images.find((i) => i.name === assetId);
@@ -14,19 +24,28 @@ export function htmlReport(response: RankResponse, images: Array<{ name: string;
     // Only data URIs of images go into src: a report opened later must not fetch anything.
     const thumb = src.startsWith("data:image/") ? `<img src="${escape(src)}" alt="${escape(image?.name ?? "")}">` : "";
     const lift = r.copy_lift === null || r.copy_lift === undefined ? "" : `<p>Copy lift ${r.copy_lift > 0 ? "+" : ""}${r.copy_lift.toFixed(2)}</p>`;
-    const panel = r.panel_outcome ? `<p>Panel: ${r.panel_outcome.votesFor} of ${r.panel_outcome.votesTotal} votes, ${r.panel_outcome.flipped ? "order flipped" : "order kept"}</p>` : "";
+    const voters = r.panel_outcome ? panelModels(response, r.panel_outcome.winnerAssetId, r.panel_outcome.loserAssetId) : [];
+    const panel = r.panel_outcome
+      ? `<p>Panel: ${r.panel_outcome.votesFor} of ${r.panel_outcome.votesTotal} votes, ${r.panel_outcome.flipped ? "order flipped" : "order kept"}${voters.length > 0 ? ` <span class="models">(${escape(voters.join(", "))})</span>` : ""}</p>`
+      : "";
     return `<article><div class="rank">#${r.rank}</div>${thumb}<h2>${escape(image?.name ?? r.asset_id ?? "")}</h2>
 <div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${r.score.toFixed(2)} / 5 · ${escape(r.confidence)} confidence</p>${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
   });
   const failed = response.errors.map((e) => `<li>${escape(e.asset_id ?? e.asset_url.slice(0, 80))}: ${escape(e.error)}</li>`).join("");
   const s = response.summary;
+  const note = modelsNote(s.models, "scores");
+  const badge = note.warning ? ` <span class="sim">Simulated</span>` : "";
+  const warning = note.warning ? `<p class="sim-note">${escape(note.warning.replace(/^SIMULATED: (.)/, (_, c: string) => c.toUpperCase()))}</p>` : "";
+  const models = note.line ? `<p class="models">${escape(note.line)}</p>` : "";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <style>body{font:15px system-ui,sans-serif;margin:2rem;color:#1d1d1f}main{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:1rem}
 article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}img{width:100%;border-radius:6px;background:#f4f4f4}
 .rank{position:absolute;top:.5rem;left:.5rem;background:#111;color:#fff;border-radius:6px;padding:.1rem .5rem;font-weight:600}
-.bar{height:8px;background:#eee;border-radius:4px}.bar span{display:block;height:100%;background:#2f7d4f;border-radius:4px}.why{color:#555}</style></head>
-<body><h1>${escape(title)}</h1><p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${s.credits_used} credits. Scores are relative within this batch, not forecasts.</p>
+.bar{height:8px;background:#eee;border-radius:4px}.bar span{display:block;height:100%;background:#2f7d4f;border-radius:4px}.why{color:#555}
+.sim{display:inline-block;vertical-align:middle;background:#ffd23f;color:#1d1d1f;border:1px solid #b38600;border-radius:6px;padding:.1rem .55rem;font-size:.8rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
+.sim-note{background:#fff6d6;border-left:4px solid #ffb800;padding:.5rem .75rem}.models{color:#666;font-size:.85rem}</style></head>
+<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${s.credits_used} credits. Scores are relative within this batch, not forecasts.</p>${models}
 <main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}</body></html>
 `;
 }

@@ -1,4 +1,5 @@
 import type { RankResponse } from "@adrank/sdk";
+import { modelsNoteLines } from "./models-note.ts";
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
 const fmt = (n: number | null | undefined, signed = false) => {
@@ -8,8 +9,11 @@ const fmt = (n: number | null | undefined, signed = false) => {
   return `${signed && r > 0 ? "+" : ""}${r.toFixed(2)}`;
 };
 
-/** The ranked table the terminal shows: one row per ranked image, then failures and the bill. */
-export function rankedTable(response: RankResponse, nameOf: (assetId: string | null, url: string) => string): string {
+/**
+ * The ranked table the terminal shows: one row per ranked image, then failures, the bill, the
+ * models that answered and, when the sim model was one of them, a warning saying so.
+ */
+export function rankedTable(response: RankResponse, nameOf: (assetId: string | null, url: string) => string, { colour = false } = {}): string {
   const rows = response.ranked.map((r) => [String(r.rank), nameOf(r.asset_id, r.asset_url), fmt(r.score), r.confidence, fmt(r.copy_lift, true), r.panel_outcome ? (r.panel_outcome.flipped ? "flipped" : "kept") : ""]);
   const header = ["rank", "image", "score", "confidence", "copy lift", "panel"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -18,5 +22,6 @@ export function rankedTable(response: RankResponse, nameOf: (assetId: string | n
   for (const e of response.errors) out.push(`failed: ${nameOf(e.asset_id, e.asset_url)}: ${e.error}`);
   const s = response.summary;
   out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${s.credits_used} credits used, ${s.credits_remaining ?? "?"} left`);
+  out.push(...modelsNoteLines(s.models, "scores", colour));
   return out.join("\n");
 }

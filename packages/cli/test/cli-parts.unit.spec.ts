@@ -5,6 +5,7 @@ import { copyForImages } from "../src/copy-file.ts";
 import { errorLine } from "../src/error-line.ts";
 import { htmlReport } from "../src/html-report.ts";
 import { sniffImageType } from "../src/image-file.ts";
+import { modelsNote, wantsColour } from "../src/models-note.ts";
 import { rankedTable } from "../src/ranked-table.ts";
 import { UsageError } from "../src/usage-error.ts";
 
@@ -19,6 +20,18 @@ const response = (over: Partial<RankResponse> = {}): RankResponse =>
     summary: { goal: "purchase-intent", asset_type: "social-feed", platform: null, audience: "Runners", assets_ranked: 2, assets_failed: 1, scoring_evaluations: 3, repetitions_per_evaluation: 3, generator_samples_per_evaluation: 6, close_pair_refinement: { enabled: true, pairs_evaluated: 1, results: [] }, credits_used: 3, credits_remaining: 97 },
     ...over,
   }) as RankResponse;
+
+const SIM_MODELS = { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: ["sim:sim-voter"], simulated: true };
+const REAL_MODELS = { generators: ["openai:gpt-5-mini", "anthropic:claude-haiku-4-5"], embedder: "openai:text-embedding-3-small", voters: ["openai:gpt-5-mini"], simulated: false };
+const withModels = (models: object) => response({ summary: { ...response().summary, models } as RankResponse["summary"] });
+
+const vote = (n: number, order: "ab" | "ba", winnerId: string, extra: object = {}) => ({ voterId: `voter-${n}`, order, winnerId, loserId: winnerId === "a.png" ? "b.png" : "a.png", response: "A", ...extra });
+const pairwise = (votes: ReturnType<typeof vote>[], models?: object) =>
+  ({
+    request_id: "7d0c2f8e-4f6b-4a43-9a55-1b1d6c3b2a10",
+    pairs: [{ pairId: "pair-1", aId: "a.png", bId: "b.png", status: "done", votes, winnerId: "a.png", votesFor: 4, votesTotal: 5, winRate: 0.8, consistency: 0.6 }],
+    summary: { goal: "purchase-intent", platform: null, audience: "Runners", model: "sim", panel_size: 5, pairs_requested: 1, pairs_completed: 1, pairs_failed: 0, valid_votes: 5, pairwise_evaluations: 1, credits_used: 1, credits_remaining: 9, ...(models ? { models } : {}) },
+  }) as PairwiseResponse;
 
 describe("cli parts", () => {
   it("recognizes images by their bytes, not their names", () => {
@@ -51,6 +64,37 @@ describe("cli parts", () => {
     ]);
   });
 
+  it("names the models after the table, and warns in plain text when the sim model answered", () => {
+    const table = rankedTable(withModels(SIM_MODELS), (id) => id ?? "?").split("\n");
+    expect(table.slice(-3)).toEqual([
+      "2 ranked, 1 failed; 3 credits used, 97 left",
+      "Models: generators sim:sim-gen-a, sim:sim-gen-b · embedder sim:sim-embed · voters sim:sim-voter",
+      "SIMULATED: these scores come from the offline sim model (pixel statistics and copy heuristics), not a language model.",
+    ]);
+    expect(table.join("\n")).not.toContain("\x1b");
+    const real = rankedTable(withModels(REAL_MODELS), (id) => id ?? "?").split("\n");
+    expect(real.slice(-2)).toEqual(["2 ranked, 1 failed; 3 credits used, 97 left", "Models: generators openai:gpt-5-mini, anthropic:claude-haiku-4-5 · embedder openai:text-embedding-3-small · voters openai:gpt-5-mini"]);
+    expect(real.join("\n")).not.toContain("SIMULATED");
+  });
+
+  it("colours the warning only when asked (a terminal), and keeps server names from writing escape sequences", () => {
+    const coloured = rankedTable(withModels(SIM_MODELS), (id) => id ?? "?", { colour: true }).split("\n").at(-1)!;
+    expect(coloured).toBe("\x1b[1;30;43m SIMULATED \x1b[0m\x1b[1m these scores come from the offline sim model (pixel statistics and copy heuristics), not a language model.\x1b[0m");
+    expect(wantsColour({ isTTY: true }, {})).toBe(true);
+    expect(wantsColour({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(wantsColour({ isTTY: false }, {})).toBe(false);
+    const hostile = rankedTable(withModels({ ...REAL_MODELS, embedder: "evil:\x1b]0;pwned\x07" }), (id) => id ?? "?");
+    expect(hostile).toContain("embedder evil:?]0;pwned?");
+    expect(hostile).not.toContain("\x1b");
+  });
+
+  it("tolerates a summary without models, or with nothing in them", () => {
+    expect(modelsNote(undefined, "scores")).toEqual({ line: null, warning: null });
+    expect(modelsNote({ generators: [], embedder: null, voters: [], simulated: false }, "scores")).toEqual({ line: null, warning: null });
+    // Partial objects from an odd server do not throw.
+    expect(modelsNote({ simulated: true } as never, "votes")).toEqual({ line: null, warning: "SIMULATED: these votes come from the offline sim model (pixel statistics and copy heuristics), not a language model." });
+  });
+
   it("writes an HTML report with each image inline, and escapes every text", () => {
     const hostile = response({ ranked: [ranked(1, "<script>alert(1)</script>.png", 3.5, { rationale: 'Says "hi" & <b>bold</b>' })] });
     const html = htmlReport(hostile, [{ name: "<script>alert(1)</script>.png", dataUri: "data:image/png;base64,QUJD" }], "Report <1>");
@@ -60,6 +104,32 @@ describe("cli parts", () => {
     expect(html).toContain("Says &quot;hi&quot; &amp; &lt;b&gt;bold&lt;/b&gt;");
     expect(html).toContain("<title>Report &lt;1&gt;</title>");
     expect(html).toContain("default-src 'none'");
+  });
+
+  it("puts a Simulated badge atop the HTML report only when the sim model answered, and lists the models escaped", () => {
+    const simHtml = htmlReport(withModels(SIM_MODELS), [], "Report");
+    expect(simHtml).toContain('<h1>Report <span class="sim">Simulated</span></h1><p class="sim-note">These scores come from the offline sim model');
+    expect(simHtml).toContain('<p class="models">Models: generators sim:sim-gen-a, sim:sim-gen-b · embedder sim:sim-embed · voters sim:sim-voter</p>');
+
+    const realHtml = htmlReport(withModels(REAL_MODELS), [], "Report");
+    expect(realHtml).not.toContain('class="sim"');
+    expect(realHtml).not.toContain('class="sim-note"');
+    expect(realHtml).toContain("embedder openai:text-embedding-3-small");
+
+    const olderServer = htmlReport(response(), [], "Report");
+    expect(olderServer).not.toContain('class="sim"');
+    expect(olderServer).not.toContain('<p class="models">');
+
+    const hostile = htmlReport(withModels({ ...SIM_MODELS, generators: ['<img src=x onerror="alert(1)">'] }), [], "Report");
+    expect(hostile).not.toContain("<img src=x");
+    expect(hostile).toContain("generators &lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
+  });
+
+  it("names the voter models of a refined pair on its card in the HTML report", () => {
+    const refined = { pairId: "r-1", aId: "alt.png", bId: "hero.png", status: "done", votes: [vote(1, "ab", "hero.png", { model: "sim:sim-voter" }), vote(2, "ba", "hero.png", { model: "<b>x</b>" })], gap: 0.1, rawScores: { a: 4.1, b: 4.0 }, flipped: true, model: "sim:sim-voter" };
+    const base = withModels(SIM_MODELS);
+    const html = htmlReport({ ...base, summary: { ...base.summary, close_pair_refinement: { enabled: true, pairs_evaluated: 1, results: [refined] } } } as RankResponse, [], "Report");
+    expect(html).toContain('<p>Panel: 4 of 5 votes, order flipped <span class="models">(sim:sim-voter, &lt;b&gt;x&lt;/b&gt;)</span></p>');
   });
 
   it("turns every failure into one line with the status, the server's sentence and the request id", () => {
@@ -72,13 +142,8 @@ describe("cli parts", () => {
     expect(errorLine(new AuthenticationError("Two\nlines.\r\n", { status: 401, requestId: null, body: null })).line).toBe("adrank: 401 Unauthorized: Two lines.");
   });
 
-  it("prints the pair's winner, win rate, consistency and every vote", () => {
-    const vote = (n: number, order: "ab" | "ba", winnerId: string) => ({ voterId: `voter-${n}`, order, winnerId, loserId: winnerId === "a.png" ? "b.png" : "a.png", response: "A" });
-    const response = {
-      request_id: "7d0c2f8e-4f6b-4a43-9a55-1b1d6c3b2a10",
-      pairs: [{ pairId: "pair-1", aId: "a.png", bId: "b.png", status: "done", votes: [vote(1, "ab", "a.png"), vote(2, "ba", "a.png"), vote(3, "ab", "b.png"), vote(4, "ba", "a.png"), vote(5, "ab", "a.png")], winnerId: "a.png", votesFor: 4, votesTotal: 5, winRate: 0.8, consistency: 0.6 }],
-      summary: { goal: "purchase-intent", platform: null, audience: "Runners", model: "sim", panel_size: 5, pairs_requested: 1, pairs_completed: 1, pairs_failed: 0, valid_votes: 5, pairwise_evaluations: 1, credits_used: 1, credits_remaining: 9 },
-    } as PairwiseResponse;
+  it("prints the pair's winner, win rate, consistency and every vote (an older server: no models, no model per vote)", () => {
+    const response = pairwise([vote(1, "ab", "a.png"), vote(2, "ba", "a.png"), vote(3, "ab", "b.png"), vote(4, "ba", "a.png"), vote(5, "ab", "a.png")]);
     expect(pairwiseLines(response)).toEqual([
       "winner: a.png (4 of 5 votes, win rate 0.80, consistency 0.60; done)",
       "  voter-1 (ab): picked a.png",
@@ -88,5 +153,39 @@ describe("cli parts", () => {
       "  voter-5 (ab): picked a.png",
       "1 credit used",
     ]);
+  });
+
+  it("names each vote's model, the models that answered, and warns when the sim model voted", () => {
+    const sim = { model: "sim:sim-voter", simulated: true };
+    const response = pairwise([vote(1, "ab", "a.png", sim), vote(2, "ba", "a.png", sim), vote(3, "ab", "", { valid: false, invalidReason: "the model call failed", response: "" }), vote(4, "ba", "a.png", sim), vote(5, "ab", "b.png", sim)], {
+      generators: [],
+      embedder: null,
+      voters: ["sim:sim-voter"],
+      simulated: true,
+    });
+    expect(pairwiseLines(response)).toEqual([
+      "winner: a.png (4 of 5 votes, win rate 0.80, consistency 0.60; done)",
+      "  voter-1 (ab, sim:sim-voter): picked a.png",
+      "  voter-2 (ba, sim:sim-voter): picked a.png",
+      "  voter-3 (ab): invalid: the model call failed",
+      "  voter-4 (ba, sim:sim-voter): picked a.png",
+      "  voter-5 (ab, sim:sim-voter): picked b.png",
+      "1 credit used",
+      "Models: voters sim:sim-voter",
+      "SIMULATED: these votes come from the offline sim model (pixel statistics and copy heuristics), not a language model.",
+    ]);
+  });
+
+  it("names a mixed panel's models seat by seat, warning only about the sim seats", () => {
+    const gpt = { model: "openai:gpt-5-mini", simulated: false };
+    const sim = { model: "sim:sim-voter", simulated: true };
+    const lines = pairwiseLines(pairwise([vote(1, "ab", "a.png", gpt), vote(2, "ba", "a.png", sim)], { generators: [], embedder: null, voters: ["openai:gpt-5-mini", "sim:sim-voter"], simulated: true }));
+    expect(lines.slice(1, 3)).toEqual(["  voter-1 (ab, openai:gpt-5-mini): picked a.png", "  voter-2 (ba, sim:sim-voter): picked a.png"]);
+    expect(lines.slice(-2)).toEqual([
+      "Models: voters openai:gpt-5-mini, sim:sim-voter",
+      "SIMULATED: part of this result comes from the offline sim model (sim:sim-voter): pixel statistics and copy heuristics, not a language model.",
+    ]);
+    // A real panel: the models, no warning.
+    expect(pairwiseLines(pairwise([vote(1, "ab", "a.png", gpt)], { generators: [], embedder: null, voters: ["openai:gpt-5-mini"], simulated: false })).slice(-2)).toEqual(["1 credit used", "Models: voters openai:gpt-5-mini"]);
   });
 });

@@ -4,6 +4,7 @@ import { ASSET_TYPES, GOALS } from "@adrank/sdk";
 import { readCopyFile } from "../copy-file.ts";
 import { htmlReport } from "../html-report.ts";
 import { readImageFile } from "../image-file.ts";
+import { wantsColour } from "../models-note.ts";
 import { startProgress } from "../progress.ts";
 import { rankedTable } from "../ranked-table.ts";
 import { checkReportPath } from "../report-path.ts";
@@ -32,7 +33,8 @@ const listed = (items: readonly string[]) => {
 export const RANK_HELP = `adrank rank <image>... (--audience-id <id> | --audience-name <name>) [options]
 
 Ranks 1 to 20 local images (PNG, JPEG, WebP, GIF) for one audience and prints a table
-(rank, image, score, confidence, copy lift, panel outcome).
+(rank, image, score, confidence, copy lift, panel outcome), then the models that answered,
+with a SIMULATED warning when the offline sim model was one of them.
 
   --goal <goal>                 default purchase-intent; one of
 ${listed(GOALS)}
@@ -76,7 +78,7 @@ export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: N
     progress.stop();
   }
   // The result goes out first: a report that fails to write must not lose a paid ranking.
-  out.write(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40))}\n`);
+  out.write(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40), { colour: wantsColour(out, env) })}\n`);
   if (values.html) {
     await writeFile(values.html, htmlReport(result.data, images, `Ranking of ${images.length} images`));
     if (!values.json) out.write(`report written to ${values.html}\n`);

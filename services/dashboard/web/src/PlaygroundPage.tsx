@@ -1,5 +1,6 @@
 import { useEffect, useState, type ClipboardEvent, type DragEvent } from "react";
 import { api, ApiError, type Audience, type Vocabulary } from "./api.ts";
+import { ModelsNote, type ModelsUsed } from "./ModelsNote.tsx";
 
 interface Picked {
   name: string;
@@ -15,14 +16,39 @@ interface Ranked {
   rationale: string;
   panel_outcome: { winnerAssetId: string; loserAssetId: string; flipped: boolean; votesFor: number; votesTotal: number } | null;
 }
+interface Vote {
+  voterId: string;
+  order: string;
+  winnerId: string;
+  valid?: boolean;
+  invalidReason?: string;
+  response: string;
+  model?: string;
+  simulated?: boolean;
+}
 interface RankAnswer {
   ranked: Ranked[];
   errors: Array<{ asset_id: string | null; error: string }>;
-  summary: { credits_used: number; credits_remaining: number | null };
+  summary: {
+    credits_used: number;
+    credits_remaining: number | null;
+    models?: ModelsUsed;
+    close_pair_refinement?: { results: Array<{ aId: string; bId: string; model?: string | null; votes: Vote[] }> };
+  };
 }
 interface PairAnswer {
-  pairs: Array<{ status: string; winnerId?: string; votesFor?: number; votesTotal?: number; winRate?: number; consistency?: number; error?: string; votes: Array<{ voterId: string; order: string; winnerId: string; valid?: boolean; invalidReason?: string; response: string }> }>;
+  pairs: Array<{ status: string; winnerId?: string; votesFor?: number; votesTotal?: number; winRate?: number; consistency?: number; error?: string; votes: Vote[] }>;
+  summary?: { models?: ModelsUsed };
 }
+
+/** The voter models of the refined pair behind a card's panel outcome (a panel's seats may differ). */
+const panelModels = (answer: RankAnswer, a: string, b: string): string => {
+  const pair = answer.summary.close_pair_refinement?.results.find((p) => (p.aId === a && p.bId === b) || (p.aId === b && p.bId === a));
+  const named = pair ? pair.votes.flatMap((v) => (v.model ? [v.model] : [])) : [];
+  return [...new Set(named.length > 0 ? named : pair?.model ? [pair.model] : [])].join(", ");
+};
+
+const PanelVoters = ({ names }: { names: string }) => (names ? <small className="vote-model panel-models">voters {names}</small> : null);
 
 const readAsDataUri = (file: File) =>
   new Promise<string>((resolve, reject) => {
@@ -124,6 +150,7 @@ export function PlaygroundPage({ vocabulary }: { vocabulary: Vocabulary }) {
       {error && <p className="error" role="alert">{error}</p>}
       {ranking && (
         <>
+          <ModelsNote models={ranking.summary.models} answers="scores" />
           <p className="muted">{ranking.summary.credits_used} credits used · {ranking.summary.credits_remaining ?? "?"} left. Scores compare these images with each other; they are not forecasts.</p>
           <div className="cards">
             {ranking.ranked.map((r) => (
@@ -133,7 +160,12 @@ export function PlaygroundPage({ vocabulary }: { vocabulary: Vocabulary }) {
                 <h3>{r.asset_id}</h3>
                 <div className="bar"><span style={{ width: `${((r.score - 1) / 4) * 100}%` }} /></div>
                 <p><strong>{r.score.toFixed(2)}</strong> / 5 · {r.confidence} confidence{r.copy_lift != null && copy ? ` · copy lift ${r.copy_lift > 0 ? "+" : ""}${r.copy_lift.toFixed(2)}` : ""}</p>
-                {r.panel_outcome && <p className="panel">Panel: {r.panel_outcome.votesFor} of {r.panel_outcome.votesTotal} votes for {r.panel_outcome.winnerAssetId}{r.panel_outcome.flipped ? " (order flipped)" : ""}</p>}
+                {r.panel_outcome && (
+                  <p className="panel">
+                    Panel: {r.panel_outcome.votesFor} of {r.panel_outcome.votesTotal} votes for {r.panel_outcome.winnerAssetId}{r.panel_outcome.flipped ? " (order flipped)" : ""}
+                    <PanelVoters names={panelModels(ranking, r.panel_outcome.winnerAssetId, r.panel_outcome.loserAssetId)} />
+                  </p>
+                )}
                 <p className="muted">{r.rationale}</p>
               </article>
             ))}
@@ -145,7 +177,15 @@ export function PlaygroundPage({ vocabulary }: { vocabulary: Vocabulary }) {
         <div className="card" key={i} data-testid="panel">
           <h3>{p.winnerId ? `${p.winnerId} wins ${p.votesFor} of ${p.votesTotal}` : `No winner (${p.status})`}</h3>
           {p.winRate !== undefined && <p className="muted">win rate {p.winRate.toFixed(2)} · consistency {p.consistency?.toFixed(2)}</p>}
-          <ol className="votes">{p.votes.map((v) => <li key={v.voterId}><strong>{v.voterId}</strong> ({v.order}): {v.valid === false ? `invalid, ${v.invalidReason}` : `picked ${v.winnerId}`}<details><summary>answer</summary><pre>{v.response}</pre></details></li>)}</ol>
+          <ModelsNote models={panel.summary?.models} answers="votes" />
+          <ol className="votes">
+            {p.votes.map((v) => (
+              <li key={v.voterId}>
+                <strong>{v.voterId}</strong> ({v.order}){v.model && <small className="vote-model" data-testid="vote-model"> {v.model}</small>}: {v.valid === false ? `invalid, ${v.invalidReason}` : `picked ${v.winnerId}`}
+                <details><summary>answer</summary><pre>{v.response}</pre></details>
+              </li>
+            ))}
+          </ol>
         </div>
       ))}
     </section>
