@@ -5,3 +5,4 @@ export { adjustScores, type Adjustment, type AppliedVerdict, type PairVerdict } 
 export { presentVote, presentPanel, round4, type PresentedVote, type PresentedPanel } from "./present.ts";
 export { refineClosePairs, type RunPanel } from "./refine-close-pairs.ts";
 export { votersUsed, type VoteAuthor } from "./voters-used.ts";
+export { modelIndexForSeat } from "./seat-models.ts";

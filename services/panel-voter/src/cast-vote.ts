@@ -1,9 +1,10 @@
 import type { Generator } from "@adrank/models";
 import { callUsage, type VoteJob, type VoteResult } from "@adrank/bus-contracts";
+import { modelIndexForSeat } from "@adrank/panel-domain";
 import { buildPersona, buildVotePrompt, parseVoteAnswer } from "@adrank/ssr";
 
 export interface CastVoteDeps {
-  /** The panel's models: seat i is voted by voters[i % voters.length], so a mixed panel spreads its models over both presentation orders. */
+  /** The panel's models; `voterForSeat` says which one sits in a seat. */
   voters: readonly Generator[];
   /** The normalized image bytes, or null when they have expired from the store. */
   loadImage(ref: string): Promise<Uint8Array | null>;
@@ -56,11 +57,7 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
   return { ok: true, model, response: answer.text, choice: parsed.winner === 1 ? "first" : "second", simulated: answer.simulated, usage };
 }
 
-/**
- * The model in a seat. Seats 0–2 see the pair in one order and 3–4 in the other, so with two
- * or three models each one sees both orders and no model's position bias lands on one side.
- */
+/** The model in a seat: panel-domain's seating, which shows each model both presentation orders. */
 export function voterForSeat(voters: readonly Generator[], seat: number): Generator {
-  if (voters.length === 0) throw new RangeError("a panel needs at least one voter model");
-  return voters[seat % voters.length]!;
+  return voters[modelIndexForSeat(seat, voters.length)]!;
 }

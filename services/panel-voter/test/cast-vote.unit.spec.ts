@@ -94,9 +94,10 @@ describe("castVote", () => {
     const deps = { voters: [first.voter, second.voter], loadImage: async (ref: string) => images.get(ref) ?? null };
     const outcomes = [];
     for (let seat = 0; seat < 5; seat++) outcomes.push(await castVote(job({ seat }), deps, new AbortController().signal));
-    expect(outcomes.map((o) => o.model)).toEqual(["script:alpha", "script:beta", "script:alpha", "script:beta", "script:alpha"]);
-    expect(outcomes.map((o) => o.choice)).toEqual(["first", "second", "first", "second", "first"]);
-    expect(outcomes[1]!.usage).toEqual({ model: "script:beta", calls: 1, inputTokens: 1200, outputTokens: 40 });
+    // Consecutive seats, so each model sees the pair in both orders (seats alternate ab, ba).
+    expect(outcomes.map((o) => o.model)).toEqual(["script:alpha", "script:alpha", "script:alpha", "script:beta", "script:beta"]);
+    expect(outcomes.map((o) => o.choice)).toEqual(["first", "first", "first", "second", "second"]);
+    expect(outcomes[3]!.usage).toEqual({ model: "script:beta", calls: 1, inputTokens: 1200, outputTokens: 40 });
     expect(first.seen).toHaveLength(3);
     expect(second.seen).toHaveLength(2);
   });

@@ -17,8 +17,9 @@ export interface ModelSet {
   embedder: Embedder;
   /**
    * The panel models (1 to 5), from ADRANK_VOTERS, else ADRANK_VOTER. The caller assigns
-   * seats: seat i of a panel votes with voters[i % voters.length], so a panel larger than
-   * this list repeats it in order, and a one-model list puts that model in every seat.
+   * seats (panel-domain's modelIndexForSeat): each model takes a block of consecutive seats,
+   * so with two or three models each one sees both presentation orders; a one-model list
+   * puts that model in every seat.
    */
   voters: Generator[];
   /** Sentences the service should log at start, e.g. that it runs on the offline sim. */
