@@ -1,5 +1,6 @@
 export { createDb, type DbOptions } from "./connect.ts";
 export { migrateToLatest } from "./migrate.ts";
+export { migrations } from "./migrations/index.ts";
 export { assertSchemaCurrent, schemaProblem, describeSchemaStatus, isSchemaCurrent, schemaStatus, SchemaNotCurrentError, type SchemaStatus } from "./schema-status.ts";
 export type { Database } from "./tables/index.ts";
 export type { LedgerTables } from "./tables/ledger.ts";
