@@ -1,19 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import { ImageError, imageFileToDataUri, MAX_IMAGE_BYTES } from "@adrank/sdk";
 import { UsageError } from "./usage-error.ts";
 
-/** The server's own limit for one image; checked here so a huge file fails before any upload. */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-
-/** The image type from the file's first bytes (never from its name): PNG, JPEG, WebP or GIF. */
-export function sniffImageType(bytes: Uint8Array): string | null {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
-  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
-  if (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) return "image/webp";
-  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  return null;
-}
+// The SDK reads, sizes and sniffs the file; the CLI keeps its own short sentences.
+export { MAX_IMAGE_BYTES, sniffImageType } from "@adrank/sdk";
 
 export interface ImageFile {
   path: string;
@@ -23,11 +13,25 @@ export interface ImageFile {
 
 /** Reads a local image as a data URI, refusing what the API would refuse with a clear sentence. */
 export async function readImageFile(path: string): Promise<ImageFile> {
-  const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) throw new UsageError(`${path}: no such file`);
-  if (info.size > MAX_IMAGE_BYTES) throw new UsageError(`${path}: ${(info.size / 1048576).toFixed(1)} MiB is more than the 10 MiB an image may have`);
-  const bytes = await readFile(path);
-  const mime = sniffImageType(bytes);
-  if (!mime) throw new UsageError(`${path}: not a PNG, JPEG, WebP or GIF image`);
-  return { path, name: basename(path), dataUri: `data:${mime};base64,${bytes.toString("base64")}` };
+  try {
+    return { path, name: basename(path), dataUri: await imageFileToDataUri(path) };
+  } catch (err) {
+    if (!(err instanceof ImageError)) throw err;
+    throw new UsageError(usageSentence(path, err));
+  }
+}
+
+function usageSentence(path: string, err: ImageError): string {
+  switch (err.kind) {
+    case "unreadable":
+      return `${path}: no such file`;
+    case "too-large":
+      return `${path}: ${((err.size ?? MAX_IMAGE_BYTES) / 1048576).toFixed(1)} MiB is more than the 10 MiB an image may have`;
+    case "not-an-image":
+      return `${path}: not a PNG, JPEG, WebP or GIF image`;
+    default: {
+      const unknownKind: never = err.kind;
+      return unknownKind;
+    }
+  }
 }

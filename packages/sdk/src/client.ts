@@ -89,8 +89,8 @@ const bodyRequestId = (body: unknown): string | null => {
  * The adrank API client.
  *
  * @example
- * const adrank = createClient({ apiKey: process.env.ADRANK_API_KEY!, baseUrl: "https://api.example.com" });
- * const { data } = await adrank.rank({ assets: [{ url: "https://…/a.png" }, { url: "https://…/b.png" }], audience: { name: "Runners" } });
+ * const adrank = createClient({ apiKey: process.env.ADRANK_API_KEY!, baseUrl: process.env.ADRANK_BASE_URL! });
+ * const { data } = await adrank.rank({ assets: [{ url: await imageFileToDataUri("a.png") }, { url: "https://cdn.example.com/b.png" }], audience: { name: "Runners" } });
  */
 export function createClient(options: ClientOptions) {
   if (!options.apiKey) throw new TypeError("createClient: apiKey is required");

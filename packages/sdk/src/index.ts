@@ -15,6 +15,8 @@ export {
   type ErrorDetails,
 } from "./errors.ts";
 export { statusText } from "./error-from-response.ts";
+export { imageBytesToDataUri, imageFileToDataUri, MAX_IMAGE_BYTES, sniffImageType, type ImageMimeType } from "./data-uri.ts";
+export { ImageError, type ImageErrorKind } from "./image-error.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
 export type { AudienceList, PairwiseResponse, RankResponse, SavedAudience } from "./types.ts";
 // The spec's closed lists, for pickers, help texts and client-side checks.
