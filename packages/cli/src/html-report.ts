@@ -1,5 +1,7 @@
 import type { RankResponse } from "@adrank/sdk";
 import { modelsNote } from "./models-note.ts";
+import { fixed, signedFixed } from "./number-format.ts";
+import { counted, nounFor } from "./plural.ts";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
@@ -23,13 +25,13 @@ export function htmlReport(response: RankResponse, images: Array<{ name: string;
     const src = image?.dataUri ?? r.asset_url;
     // Only data URIs of images go into src: a report opened later must not fetch anything.
     const thumb = src.startsWith("data:image/") ? `<img src="${escape(src)}" alt="${escape(image?.name ?? "")}">` : "";
-    const lift = r.copy_lift === null || r.copy_lift === undefined ? "" : `<p>Copy lift ${r.copy_lift > 0 ? "+" : ""}${r.copy_lift.toFixed(2)}</p>`;
+    const lift = r.copy_lift === null || r.copy_lift === undefined ? "" : `<p>Copy lift ${signedFixed(r.copy_lift, 2)}</p>`;
     const voters = r.panel_outcome ? panelModels(response, r.panel_outcome.winnerAssetId, r.panel_outcome.loserAssetId) : [];
     const panel = r.panel_outcome
-      ? `<p>Panel: ${r.panel_outcome.votesFor} of ${r.panel_outcome.votesTotal} votes, ${r.panel_outcome.flipped ? "order flipped" : "order kept"}${voters.length > 0 ? ` <span class="models">(${escape(voters.join(", "))})</span>` : ""}</p>`
+      ? `<p>Panel: ${r.panel_outcome.votesFor} of ${r.panel_outcome.votesTotal} ${nounFor(r.panel_outcome.votesTotal, "vote")}, ${r.panel_outcome.flipped ? "order flipped" : "order kept"}${voters.length > 0 ? ` <span class="models">(${escape(voters.join(", "))})</span>` : ""}</p>`
       : "";
     return `<article><div class="rank">#${r.rank}</div>${thumb}<h2>${escape(image?.name ?? r.asset_id ?? "")}</h2>
-<div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${r.score.toFixed(2)} / 5 · ${escape(r.confidence)} confidence</p>${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
+<div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${fixed(r.score, 2)} / 5 · ${escape(r.confidence)} confidence</p>${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
   });
   const failed = response.errors.map((e) => `<li>${escape(e.asset_id ?? e.asset_url.slice(0, 80))}: ${escape(e.error)}</li>`).join("");
   const s = response.summary;
@@ -45,7 +47,7 @@ article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}
 .bar{height:8px;background:#eee;border-radius:4px}.bar span{display:block;height:100%;background:#2f7d4f;border-radius:4px}.why{color:#555}
 .sim{display:inline-block;vertical-align:middle;background:#ffd23f;color:#1d1d1f;border:1px solid #b38600;border-radius:6px;padding:.1rem .55rem;font-size:.8rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
 .sim-note{background:#fff6d6;border-left:4px solid #ffb800;padding:.5rem .75rem}.models{color:#666;font-size:.85rem}</style></head>
-<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${s.credits_used} credits. Scores are relative within this batch, not forecasts.</p>${models}
+<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}
 <main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}</body></html>
 `;
 }

@@ -4,7 +4,10 @@ import { AUDIENCES_HELP, audiencesCommand } from "./commands/audiences.ts";
 import { PAIRWISE_HELP, pairwiseCommand } from "./commands/pairwise.ts";
 import { RANK_HELP, rankCommand } from "./commands/rank.ts";
 import { errorLine } from "./error-line.ts";
+import { baseUrlOf, DEFAULT_BASE_URL } from "./settings.ts";
+import { didYouMean } from "./suggestion.ts";
 import { UsageError } from "./usage-error.ts";
+import { cliVersion } from "./version.ts";
 
 const HELP = `adrank: rank ad creatives for an audience, from your terminal
 
@@ -14,25 +17,34 @@ ${PAIRWISE_HELP}
 
 ${AUDIENCES_HELP}
 
-Environment: ADRANK_API_KEY (required), ADRANK_BASE_URL (default http://127.0.0.1:8080).`;
+adrank --version                print the version (also -v, adrank version)
+adrank <command> --help         the help of one command
+
+Environment: ADRANK_API_KEY (required), ADRANK_BASE_URL (default ${DEFAULT_BASE_URL}; the API,
+not the console). Both are checked before any image is read or any request is made.`;
 
 const COMMANDS = { rank: [rankCommand, RANK_HELP], pairwise: [pairwiseCommand, PAIRWISE_HELP], audiences: [audiencesCommand, AUDIENCES_HELP] } as const;
+const GLOBAL_FLAGS = ["--help", "--version"];
 
 const [name, ...args] = process.argv.slice(2);
 try {
   if (!name || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(`${HELP}\n`);
+  } else if (name === "--version" || name === "-v" || name === "-V" || name === "version") {
+    process.stdout.write(`adrank ${cliVersion()}\n`);
+  } else if (name.startsWith("-")) {
+    const suggestion = didYouMean(name, GLOBAL_FLAGS, false);
+    throw new UsageError(`unknown flag ${name}${suggestion || "; give a command first: rank, pairwise or audiences"}`, { seeHelp: suggestion === "" });
   } else if (!(name in COMMANDS)) {
-    throw new UsageError(`unknown command: ${name}`);
+    const suggestion = didYouMean(name, [...Object.keys(COMMANDS), "help", "version"]);
+    throw new UsageError(`unknown command "${name}"${suggestion || "; the commands are rank, pairwise and audiences"}`, { seeHelp: suggestion === "" });
   } else {
     const [run, help] = COMMANDS[name as keyof typeof COMMANDS];
     if (args.includes("--help") || args.includes("-h")) process.stdout.write(`${help}\n`);
     else await run(args, process.env, process.stdout);
   }
 } catch (err) {
-  // parseArgs reports unknown flags with a TypeError carrying this code.
-  const usage = (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") ? new UsageError((err as Error).message) : err;
-  const { line, code } = errorLine(usage);
+  const { line, code } = errorLine(err, baseUrlOf(process.env));
   process.stderr.write(`${line}\n`);
   process.exitCode = code;
 }

@@ -1,13 +1,10 @@
 import type { RankResponse } from "@adrank/sdk";
 import { modelsNoteLines } from "./models-note.ts";
+import { fixed, signedFixed } from "./number-format.ts";
+import { counted } from "./plural.ts";
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
-const fmt = (n: number | null | undefined, signed = false) => {
-  if (n === null || n === undefined) return "–";
-  // Rounded first, so a lift of -0.004 reads 0.00 rather than -0.00.
-  const r = Math.round(n * 100) / 100 || 0;
-  return `${signed && r > 0 ? "+" : ""}${r.toFixed(2)}`;
-};
+const fmt = (n: number | null | undefined, signed = false) => (n === null || n === undefined ? "–" : signed ? signedFixed(n, 2) : fixed(n, 2));
 
 /**
  * The ranked table the terminal shows: one row per ranked image, then failures, the bill, the
@@ -21,7 +18,7 @@ export function rankedTable(response: RankResponse, nameOf: (assetId: string | n
   const out = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
   for (const e of response.errors) out.push(`failed: ${nameOf(e.asset_id, e.asset_url)}: ${e.error}`);
   const s = response.summary;
-  out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${s.credits_used} credits used, ${s.credits_remaining ?? "?"} left`);
+  out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${counted(s.credits_used, "credit")} used, ${s.credits_remaining ?? "?"} left`);
   out.push(...modelsNoteLines(s.models, "scores", colour));
   return out.join("\n");
 }

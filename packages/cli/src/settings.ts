@@ -1,15 +1,36 @@
 import { createClient, type AdRankClient, type RetryEvent } from "@adrank/sdk";
 import { UsageError } from "./usage-error.ts";
 
-/** The client from the environment: ADRANK_API_KEY (required) and ADRANK_BASE_URL. */
-export function clientFromEnv(env: NodeJS.ProcessEnv, onRetry?: (e: RetryEvent) => void): AdRankClient {
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+
+export interface Settings {
+  apiKey: string;
+  baseUrl: string;
+}
+
+/** The address calls go to, as the user set it (for messages; it may not be a valid URL). */
+export const baseUrlOf = (env: NodeJS.ProcessEnv): string => env.ADRANK_BASE_URL?.trim() || DEFAULT_BASE_URL;
+
+/**
+ * ADRANK_API_KEY (required) and ADRANK_BASE_URL from the environment, checked. Commands call
+ * it before they print or read anything, so a missing key is the first and only line.
+ */
+export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
   const apiKey = env.ADRANK_API_KEY?.trim();
   if (!apiKey) throw new UsageError("set ADRANK_API_KEY to your API key");
-  const baseUrl = env.ADRANK_BASE_URL?.trim() || "http://127.0.0.1:8080";
+  const baseUrl = baseUrlOf(env);
+  let url: URL;
   try {
-    new URL(baseUrl);
+    url = new URL(baseUrl);
   } catch {
     throw new UsageError(`ADRANK_BASE_URL is not a URL: ${baseUrl}`);
   }
-  return createClient({ apiKey, baseUrl, ...(onRetry ? { onRetry } : {}) });
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`ADRANK_BASE_URL must be an http:// or https:// address, not ${baseUrl}`);
+  return { apiKey, baseUrl };
 }
+
+/** The API client for checked settings; `onRetry` hears of each wait before a retry. */
+export const clientOf = (settings: Settings, onRetry?: (e: RetryEvent) => void): AdRankClient => createClient({ ...settings, ...(onRetry ? { onRetry } : {}) });
+
+/** The client straight from the environment, for commands that show no progress. */
+export const clientFromEnv = (env: NodeJS.ProcessEnv, onRetry?: (e: RetryEvent) => void): AdRankClient => clientOf(settingsFromEnv(env), onRetry);

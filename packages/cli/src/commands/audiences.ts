@@ -1,6 +1,8 @@
-import { parseArgs } from "node:util";
+import { jsonOutput } from "../json-output.ts";
+import { parseFlags } from "../parse-flags.ts";
 import { createAudienceRequestOf, DEMOGRAPHIC_FLAGS } from "../requests/audience-request.ts";
 import { clientFromEnv } from "../settings.ts";
+import { didYouMean } from "../suggestion.ts";
 import { UsageError } from "../usage-error.ts";
 
 export const AUDIENCES_HELP = `adrank audiences list [--json]
@@ -22,9 +24,9 @@ const CREATE_OPTIONS = Object.fromEntries([
 export async function audiencesCommand(args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === "list") {
-    const { values } = parseArgs({ args: rest, options: { json: { type: "boolean" } } });
+    const { values } = parseFlags(rest, { json: { type: "boolean" } });
     const { data } = await clientFromEnv(env).audiences.list();
-    if (values.json) return void out.write(`${JSON.stringify(data, null, 2)}\n`);
+    if (values.json) return void out.write(jsonOutput(data));
     if (data.audiences.length === 0) return void out.write("no saved audiences yet: adrank audiences create --name …\n");
     for (const a of data.audiences) {
       const demo = Object.entries(a.demographics ?? {}).map(([k, v]) => `${k}=${v}`).join(" ");
@@ -33,10 +35,13 @@ export async function audiencesCommand(args: string[], env: NodeJS.ProcessEnv, o
     return;
   }
   if (sub === "create") {
-    const { values } = parseArgs({ args: rest, options: CREATE_OPTIONS });
-    const { data } = await clientFromEnv(env).audiences.create(createAudienceRequestOf(values));
-    out.write(values.json ? `${JSON.stringify(data, null, 2)}\n` : `${data.id}\n`);
+    const { values } = parseFlags(rest, CREATE_OPTIONS);
+    const request = createAudienceRequestOf(values);
+    const { data } = await clientFromEnv(env).audiences.create(request);
+    out.write(values.json ? jsonOutput(data) : `${data.id}\n`);
     return;
   }
-  throw new UsageError(sub ? `unknown audiences command: ${sub}` : "give list or create");
+  if (!sub) throw new UsageError("give list or create");
+  const suggestion = didYouMean(sub, ["list", "create"]);
+  throw new UsageError(`unknown audiences command "${sub}"${suggestion || "; give list or create"}`, { seeHelp: false });
 }

@@ -1,17 +1,21 @@
 import { writeFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { ASSET_TYPES, GOALS } from "@adrank/sdk";
+import { checkAssetType, checkGoal } from "../closed-list-flags.ts";
 import { readCopyFile } from "../copy-file.ts";
 import { htmlReport } from "../html-report.ts";
 import { readImageFile } from "../image-file.ts";
+import { expandImagePaths, skippedNote } from "../image-paths.ts";
+import { jsonOutput } from "../json-output.ts";
 import { wantsColour } from "../models-note.ts";
+import { parseFlags } from "../parse-flags.ts";
+import { counted } from "../plural.ts";
 import { startProgress } from "../progress.ts";
 import { rankedTable } from "../ranked-table.ts";
 import { checkReportPath } from "../report-path.ts";
 import { rankRequestOf } from "../requests/rank-request.ts";
-import { clientFromEnv } from "../settings.ts";
+import { clientOf, settingsFromEnv } from "../settings.ts";
 import { UsageError } from "../usage-error.ts";
-import { AUDIENCE_OPTIONS } from "./audience-flags.ts";
+import { AUDIENCE_OPTIONS, audienceOf } from "./audience-flags.ts";
 
 /** A list laid out in lines of at most 100 columns, each under the option descriptions. */
 const listed = (items: readonly string[]) => {
@@ -30,11 +34,13 @@ const listed = (items: readonly string[]) => {
   return lines.join("\n");
 };
 
-export const RANK_HELP = `adrank rank <image>... (--audience-id <id> | --audience-name <name>) [options]
+export const RANK_HELP = `adrank rank <image or folder>... (--audience-id <id> | --audience-name <name>) [options]
 
 Ranks 1 to 20 local images (PNG, JPEG, WebP, GIF) for one audience and prints a table
 (rank, image, score, confidence, copy lift, panel outcome), then the models that answered,
-with a SIMULATED warning when the offline sim model was one of them.
+with a SIMULATED warning when the offline sim model was one of them. A folder stands for the
+images directly in it (by content, sorted by name; other files are skipped with a note on
+stderr, subfolders are not searched).
 
   --goal <goal>                 default purchase-intent; one of
 ${listed(GOALS)}
@@ -48,29 +54,39 @@ ${listed(ASSET_TYPES.map((t) => `"${t}"`))}
                                 keys: pageName, adBody, adHeadline, adCaption, adDescription
                                 (or businessName, primaryText, body, headline, caption, …)
   --refine / --no-refine        close-pair refinement by the voter panel (default on)
-  --json                        print the API's JSON response instead of the table
+  --json                        print the API's JSON response instead of the table; the
+                                images it echoes as data URIs (asset_url) are shortened to
+                                "data:image/png;base64,… (34 KiB)" (asset_id names the file)
   --html <file>                 also write a self-contained HTML report with thumbnails
   --audience-description <text> with --audience-name`;
 
-export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    allowNegative: true,
-    options: { ...AUDIENCE_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } },
-  });
-  if (positionals.length === 0) throw new UsageError("give at least one image file");
-  if (positionals.length > 20) throw new UsageError(`${positionals.length} images: a ranking takes at most 20`);
-  // Everything that can be wrong locally is found before the request, which costs credits.
-  const images = await Promise.all(positionals.map(readImageFile));
+const RANK_OPTIONS = { ...AUDIENCE_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
+
+/** At most this many images per ranking: the API's own limit. */
+const MAX_IMAGES = 20;
+
+export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream, err: NodeJS.WriteStream = process.stderr): Promise<void> {
+  const { values, positionals } = parseFlags(args, RANK_OPTIONS, { allowPositionals: true, allowNegative: true });
+  // Everything that can be wrong locally is found before the request, which costs credits,
+  // and the cheap checks (flags, environment) before any image is read.
+  if (positionals.length === 0) throw new UsageError("give at least one image file or folder");
+  checkGoal(values.goal);
+  checkAssetType(values["asset-type"]);
+  audienceOf(values);
+  const settings = settingsFromEnv(env);
+  if (values.html) await checkReportPath(values.html);
+
+  const { paths, skipped } = await expandImagePaths(positionals);
+  for (const s of skipped) err.write(`${skippedNote(s)}\n`);
+  if (paths.length > MAX_IMAGES) throw new UsageError(`${counted(paths.length, "image")}${paths.length === positionals.length ? "" : ` (from ${positionals.join(" ")})`}: a ranking takes at most ${MAX_IMAGES}`);
+  const images = await Promise.all(paths.map(readImageFile));
   const names = images.map((i) => i.name);
   if (new Set(names).size !== names.length) throw new UsageError("two images have the same file name; rename one so the results can be told apart");
   const copies = values.copy ? await readCopyFile(values.copy, names) : images.map(() => null);
   const request = rankRequestOf(values, images, copies);
-  if (values.html) await checkReportPath(values.html);
 
-  const progress = startProgress(`ranking ${images.length} image${images.length === 1 ? "" : "s"}`);
-  const client = clientFromEnv(env, (e) => progress.note(`${e.error.status === 429 ? "rate limited" : "retrying"}, waiting ${(e.delayMs / 1000).toFixed(1)} s`));
+  const progress = startProgress(`ranking ${counted(images.length, "image")}`);
+  const client = clientOf(settings, (e) => progress.note(`${e.error.status === 429 ? "rate limited" : "retrying"}, waiting ${(e.delayMs / 1000).toFixed(1)} s`));
   let result;
   try {
     result = await client.rank(request);
@@ -78,9 +94,9 @@ export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: N
     progress.stop();
   }
   // The result goes out first: a report that fails to write must not lose a paid ranking.
-  out.write(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40), { colour: wantsColour(out, env) })}\n`);
+  out.write(values.json ? jsonOutput(result.data) : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40), { colour: wantsColour(out, env) })}\n`);
   if (values.html) {
-    await writeFile(values.html, htmlReport(result.data, images, `Ranking of ${images.length} images`));
+    await writeFile(values.html, htmlReport(result.data, images, `Ranking of ${counted(images.length, "image")}`));
     if (!values.json) out.write(`report written to ${values.html}\n`);
   }
 }
