@@ -135,6 +135,15 @@ describe("console API", () => {
     expect((await user.call("GET", "/keys")).json().keys[0].revokedAt).not.toBeNull();
   });
 
+  it("marks the playground's own key in the key list, and only that one", async () => {
+    const user = await signUp("playground-key@example.com");
+    await user.call("POST", "/keys", { name: "console playground" });
+    // The gateway here is unreachable (502), but the playground has made its key by then.
+    expect((await user.call("POST", "/playground/rank", { assets: [] })).statusCode).toBe(502);
+    const keys = (await user.call("GET", "/keys")).json<{ keys: Array<{ name: string; playground: boolean }> }>().keys;
+    expect(keys.map((k) => [k.name, k.playground]).sort()).toEqual([["console playground", false], ["console playground", true]]);
+  });
+
   it("keeps every account's keys and audiences to itself", async () => {
     const owner = await signUp("owner@example.com");
     const stranger = await signUp("stranger@example.com");
@@ -167,6 +176,7 @@ describe("console API", () => {
     expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.json().goals).toContain("purchase-intent");
+    expect(res.json().maxImagesPerRank).toBe(20);
   });
 });
 

@@ -25,6 +25,12 @@ export function playgroundKeysRepository(db: Kysely<Database>) {
       return row ? { encryptedKey: row.encrypted_key, revoked: row.revoked_at !== null } : null;
     },
 
+    /** The id (in api_keys) of the account's playground key, so the key list can say which one it is. */
+    async keyIdForAccount(accountId: string): Promise<string | null> {
+      const row = await db.selectFrom("dashboard_playground_keys").select("key_id").where("account_id", "=", accountId).executeTakeFirst();
+      return row?.key_id ?? null;
+    },
+
     /** Makes `keyId` the account's playground key, replacing the one it had. */
     async save(accountId: string, keyId: string, encryptedKey: string): Promise<void> {
       await db

@@ -12,8 +12,9 @@ export async function keyRoutes(app: FastifyInstance, { repos }: { repos: Repos 
   app.addHook("preHandler", requireUser);
 
   app.get("/keys", async (request) => {
-    const keys = await repos.apiKeys.listForAccount(request.user!.accountId);
-    return { keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, lastFour: k.lastFour, createdAt: k.createdAt, revokedAt: k.revokedAt, lastUsedAt: k.lastUsedAt })) };
+    const [keys, playgroundKeyId] = await Promise.all([repos.apiKeys.listForAccount(request.user!.accountId), repos.playgroundKeys.keyIdForAccount(request.user!.accountId)]);
+    // `playground` marks the key the console itself uses, so the list can explain it.
+    return { keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, lastFour: k.lastFour, createdAt: k.createdAt, revokedAt: k.revokedAt, lastUsedAt: k.lastUsedAt, playground: k.id === playgroundKeyId })) };
   });
 
   app.post("/keys", async (request, reply) => {

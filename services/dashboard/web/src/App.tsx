@@ -1,17 +1,22 @@
-import { useCallback, useEffect, useState } from "react";
-import { api, setCsrfToken, type Vocabulary } from "./api.ts";
-import { AuthPage } from "./AuthPage.tsx";
-import { KeysPage } from "./KeysPage.tsx";
-import { AudiencesPage } from "./AudiencesPage.tsx";
-import { UsagePage } from "./UsagePage.tsx";
-import { PlaygroundPage } from "./PlaygroundPage.tsx";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { Navigate, Route, Routes } from "react-router";
+import { api, setCsrfToken, whenSignedOut, type Vocabulary } from "./api.ts";
+import { AuthPage } from "./auth/AuthPage.tsx";
+import { AppShell } from "./shell/AppShell.tsx";
+import { NotFoundPage } from "./shell/NotFoundPage.tsx";
+import { KeysPage } from "./keys/KeysPage.tsx";
+import { AudiencesPage } from "./audiences/AudiencesPage.tsx";
+import { PlaygroundPage } from "./playground/PlaygroundPage.tsx";
 
-type Tab = "playground" | "keys" | "audiences" | "usage";
-const TABS: Array<[Tab, string]> = [["playground", "Playground"], ["keys", "API keys"], ["audiences", "Audiences"], ["usage", "Credits & usage"]];
+// The chart library is most of the bundle: only the usage page loads it.
+const UsagePage = lazy(() => import("./usage/UsagePage.tsx").then((m) => ({ default: m.UsagePage })));
 
+/**
+ * The session decides what renders; the URL decides which page. A signed-out visitor sees the
+ * sign-in form at whatever address they opened, so signing in lands on that very page.
+ */
 export function App() {
   const [me, setMe] = useState<{ email: string } | null | undefined>(undefined);
-  const [tab, setTab] = useState<Tab>("keys");
   const [vocabulary, setVocabulary] = useState<Vocabulary | null>(null);
 
   const refresh = useCallback(async () => {
@@ -24,32 +29,27 @@ export function App() {
     }
   }, []);
   useEffect(() => {
+    whenSignedOut(() => setMe(null));
     void refresh();
     void api<Vocabulary>("GET", "/vocabulary").then(setVocabulary);
   }, [refresh]);
 
   if (me === undefined || !vocabulary) return <div className="loading">Loading…</div>;
   if (me === null) return <AuthPage onSignedIn={refresh} />;
+  const signOut = async () => {
+    await api("POST", "/signout");
+    setMe(null);
+  };
   return (
-    <div className="shell">
-      <header>
-        <strong className="brand">adrank</strong>
-        <nav>
-          {TABS.map(([id, label]) => (
-            <button key={id} className={tab === id ? "tab active" : "tab"} onClick={() => setTab(id)}>
-              {label}
-            </button>
-          ))}
-        </nav>
-        <span className="who">{me.email}</span>
-        <button className="link" onClick={async () => { await api("POST", "/signout"); setMe(null); }}>Sign out</button>
-      </header>
-      <main>
-        {tab === "keys" && <KeysPage />}
-        {tab === "audiences" && <AudiencesPage vocabulary={vocabulary} />}
-        {tab === "usage" && <UsagePage />}
-        {tab === "playground" && <PlaygroundPage vocabulary={vocabulary} />}
-      </main>
-    </div>
+    <Routes>
+      <Route element={<AppShell email={me.email} onSignOut={signOut} />}>
+        <Route index element={<Navigate to="/playground" replace />} />
+        <Route path="playground" element={<PlaygroundPage vocabulary={vocabulary} />} />
+        <Route path="keys" element={<KeysPage />} />
+        <Route path="audiences" element={<AudiencesPage vocabulary={vocabulary} />} />
+        <Route path="usage" element={<Suspense fallback={<p className="loading">Loading…</p>}><UsagePage /></Suspense>} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
   );
 }

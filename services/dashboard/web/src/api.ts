@@ -2,11 +2,13 @@
 export class ApiError extends Error {
   readonly status: number;
   readonly field: string | undefined;
+  readonly retryAfter: number | undefined;
   readonly body: unknown;
-  constructor(status: number, body: { error?: string; field?: string } | null) {
-    super(body?.error ?? `Request failed (${status}).`);
+  constructor(status: number, body: { error?: string; field?: string; retryAfter?: number } | null) {
+    super(body?.error ?? (status >= 500 ? "The console could not answer; try again in a moment." : "The request was refused."));
     this.status = status;
     this.field = body?.field;
+    this.retryAfter = body?.retryAfter;
     this.body = body;
   }
 }
@@ -16,6 +18,21 @@ export const setCsrfToken = (token: string) => {
   csrfToken = token;
 };
 
+let onSignedOut: () => void = () => {};
+/** Called when the session has ended under a page (expired or signed out in another tab). */
+export const whenSignedOut = (callback: () => void) => {
+  onSignedOut = callback;
+};
+
+// A proxy's HTML error page is no JSON: the status alone then tells what happened.
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
+
 /** Same-origin JSON calls; every state-changing one carries the session's CSRF token. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
@@ -23,7 +40,9 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (method !== "GET") headers["x-csrf-token"] = csrfToken;
   const res = await fetch(`/console/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
   const text = await res.text();
-  const parsed = text ? (JSON.parse(text) as unknown) : null;
+  const parsed = text ? parseJson(text) : null;
+  // /me answers 401 to every signed-out visitor; elsewhere a 401 means the session ended.
+  if (res.status === 401 && path !== "/me" && path !== "/signin") onSignedOut();
   if (!res.ok) throw new ApiError(res.status, parsed as { error?: string; field?: string } | null);
   return parsed as T;
 }
@@ -32,6 +51,8 @@ export interface Vocabulary {
   goals: string[];
   assetTypes: string[];
   demographics: Record<string, string[]>;
+  /** How many images one rank request may carry (the contract's limit). */
+  maxImagesPerRank?: number;
 }
 export interface Key {
   id: string;
@@ -41,6 +62,8 @@ export interface Key {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** The key the console made for its own playground. */
+  playground: boolean;
 }
 export interface Audience {
   id: string;
