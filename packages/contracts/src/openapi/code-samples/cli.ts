@@ -1,0 +1,87 @@
+import type { z } from "zod";
+import type { CreateAudienceRequest } from "../../audiences/audiences.ts";
+import type { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
+import type { RankRequest } from "../../rank/rank-request.ts";
+import { DEMOGRAPHIC_VALUES } from "../../vocabulary.ts";
+import type { CodeSample } from "./code-sample.ts";
+import { shellQuote } from "./shell-quote.ts";
+
+// The same calls with the adrank CLI (packages/cli; flags as in its src/commands). The CLI
+// reads images from disk and uses each file name as the asset id, so the examples name their
+// assets after files. A body the CLI cannot express stops the document build rather than
+// printing a command that would send something else.
+
+/** A flag with its value as the shell should see it (already quoted), or a bare switch. */
+type Option = [flag: string, shellWord?: string];
+const option = (flag: string, value: string | undefined): Option[] => (value === undefined ? [] : [[flag, shellQuote(value)]]);
+
+const sample = (source: string): CodeSample => ({ lang: "shell", label: "CLI", source });
+
+/** `adrank …` with each option on a line of its own. */
+const command = (words: string[], options: Option[]) => [words.map(shellQuote).join(" "), ...options.map((o) => o.join(" "))].join(" \\\n  ");
+
+type Audience = z.input<typeof CreateAudienceRequest>;
+type WithAudience = { audience?: Audience; audience_id?: string };
+
+const kebab = (camel: string) => camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+function createAudienceCommand(audience: Audience): string {
+  const demographics = Object.entries(audience.demographics ?? {}).map(([field, value]): Option => {
+    // One flag per demographics field of the spec (ageRange is --age-range); none for extra keys.
+    if (!(field in DEMOGRAPHIC_VALUES)) throw new Error(`the CLI has no flag for the demographics key ${field}`);
+    return [`--${kebab(field)}`, shellQuote(String(value))];
+  });
+  return command(["adrank", "audiences", "create"], [...option("--name", audience.name), ...option("--description", audience.description), ...demographics]);
+}
+
+/**
+ * The audience flags, and the command to run first when there is one: the CLI's inline
+ * audience is a name and a description, so a persona with demographics is saved first
+ * (`audiences create` prints the new id) and passed as --audience-id.
+ */
+function audienceOf({ audience, audience_id }: WithAudience): { before: string; options: Option[] } {
+  if (audience_id !== undefined) return { before: "", options: option("--audience-id", audience_id) };
+  if (!audience) throw new Error("a CLI sample needs audience or audience_id");
+  if (audience.demographics) return { before: `# Demographics come with a saved audience: save it once, reuse its id.\naudience_id=$(${createAudienceCommand(audience)})\n\n`, options: [["--audience-id", '"$audience_id"']] };
+  return { before: "", options: [...option("--audience-name", audience.name), ...option("--audience-description", audience.description)] };
+}
+
+function fileName(id: string | undefined): string {
+  if (id === undefined || !/\.(png|jpe?g|webp|gif)$/i.test(id)) throw new Error(`a CLI sample names images by file; the asset id ${JSON.stringify(id)} is no image file name`);
+  return id;
+}
+
+export function rankCliSample(body: z.input<typeof RankRequest>): CodeSample {
+  if (body.campaign_type !== undefined || body.assets.some((a) => a.asset_type !== undefined)) throw new Error("the CLI has no flag for campaign_type or a per-asset asset_type");
+  const files = body.assets.map((a) => fileName(a.id));
+  const copies = Object.fromEntries(body.assets.filter((a) => a.copy_context).map((a) => [fileName(a.id), a.copy_context]));
+  const hasCopy = Object.keys(copies).length > 0;
+  const copyFile = hasCopy ? `# Ad copy per image, keyed by file name\ncat > copy.json <<'EOF'\n${JSON.stringify(copies, null, 2)}\nEOF\n\n` : "";
+  const audience = audienceOf(body);
+  const options: Option[] = [
+    ...audience.options,
+    ...option("--goal", body.goal),
+    ...option("--asset-type", body.asset_type),
+    ...option("--platform", body.platform),
+    ...(hasCopy ? option("--copy", "copy.json") : []),
+    ...(body.refine_close_pairs === false ? [["--no-refine"] as Option] : []),
+  ];
+  return sample(`${audience.before}${copyFile}${command(["adrank", "rank", ...files], options)}`);
+}
+
+export function pairwiseCliSample(body: z.input<typeof PairwiseRequest>): CodeSample {
+  const [pair, ...more] = body.pairs;
+  if (!pair || more.length > 0) throw new Error("the CLI compares exactly one pair");
+  if (body.campaign_type !== undefined || pair.a.asset_type !== undefined || pair.b.asset_type !== undefined) throw new Error("the CLI's pairwise has no flag for campaign_type or asset_type");
+  const audience = audienceOf(body);
+  const options = [...audience.options, ...option("--goal", body.goal), ...option("--platform", body.platform)];
+  return sample(`${audience.before}${command(["adrank", "pairwise", fileName(pair.a.id), fileName(pair.b.id)], options)}`);
+}
+
+export function listAudiencesCliSample(): CodeSample {
+  return sample("adrank audiences list");
+}
+
+export function createAudienceCliSample(body: Audience): CodeSample {
+  return sample(createAudienceCommand(body));
+}

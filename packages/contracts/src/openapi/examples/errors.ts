@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import { CreateAudienceRequest } from "../../audiences/audiences.ts";
+import { validationError } from "../../errors/validation-error.ts";
+import type { ErrorResponse, RateLimitedResponse } from "../../errors/error-response.ts";
+import { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
+import { RankRequest } from "../../rank/rank-request.ts";
+import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
+import { SUNRISE_RUN_PNG } from "./images.ts";
+import type { Examples, NamedExample } from "./named-example.ts";
+
+// Error bodies as the gateway sends them. The 422s are computed by the same mapping the
+// gateway uses, from the two mistakes a first request most often makes.
+
+type ErrorBody = z.output<typeof ErrorResponse>;
+
+/** The 422 body the service answers for `body`, which `schema` must refuse. */
+function refusal(schema: z.ZodType, body: unknown, summary: string): NamedExample<ErrorBody> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) throw new Error(`the 422 example "${summary}" is a valid body`);
+  return { summary, value: validationError(parsed.error, body).body };
+}
+
+const one = (summary: string, value: ErrorBody): Examples<ErrorBody> => ({ example: { summary, value } });
+
+export const badRequestExamples = one("No JSON body", { error: "The request body is empty; send a JSON object with `Content-Type: application/json`." });
+
+export const unauthenticatedExamples = one("Missing, malformed, unknown or revoked key", { error: "Missing or invalid API key. Send `Authorization: Bearer agk_live_…`." });
+
+export const bodyTooLargeExamples = one("Body over the limit", { error: "The request body is larger than the limit of 25 MiB." });
+
+export const audienceNotFoundExamples = one("Unknown audience_id", { error: `No saved audience with id "${TRAIL_RUNNERS_ID}" exists for this account.`, field: "audience_id" });
+
+export const internalErrorExamples = one("Unexpected failure", { error: "internal error", request_id: "e3b1c9a4-7d25-4f60-8b1e-5a9c0d2f4e67" });
+
+export const votersUnavailableExamples = one("No voter running", { error: "No panel voter is available right now, so the comparison was not run and nothing was charged. Please retry shortly." });
+
+export const rankInsufficientCreditsExamples = one("Credits short of the batch", {
+  error: "Insufficient credits: this request can use up to 3 scoring evaluations and the account has 2 credits. Nothing was charged.",
+});
+
+export const pairwiseInsufficientCreditsExamples = one("Credits short of the batch", {
+  error: "Insufficient credits: this request can use up to 1 pairwise panel and the account has 0 credits. Nothing was charged.",
+});
+
+export const rankRateLimitedExamples: Examples<z.output<typeof RateLimitedResponse>> = {
+  example: {
+    summary: "Window full",
+    value: { error: "Rate limit reached: this key may use 60 scoring evaluations per minute. Retry after 12 s.", retryAfter: 12, resetAt: 1757838109 },
+  },
+};
+
+export const pairwiseRateLimitedExamples: Examples<z.output<typeof RateLimitedResponse>> = {
+  example: {
+    summary: "Window full",
+    value: { error: "Rate limit reached: this key may use 60 pairwise panels per minute. Retry after 7 s.", retryAfter: 7, resetAt: 1757838104 },
+  },
+};
+
+export const rankValidationExamples: Examples<ErrorBody> = {
+  bothAudiences: refusal(RankRequest, { assets: [{ url: SUNRISE_RUN_PNG }], audience: TRAIL_RUNNERS, audience_id: TRAIL_RUNNERS_ID }, "Both audience and audience_id"),
+  notAnImage: refusal(RankRequest, { assets: [{ url: "string" }], audience: TRAIL_RUNNERS }, "An asset url that is no image address"),
+};
+
+export const pairwiseValidationExamples: Examples<ErrorBody> = {
+  noAudience: refusal(PairwiseRequest, { pairs: [{ pair_id: "p1", a: { id: "a", image_url: SUNRISE_RUN_PNG }, b: { id: "b", image_url: SUNRISE_RUN_PNG } }] }, "Neither audience nor audience_id"),
+};
+
+export const audienceValidationExamples: Examples<ErrorBody> = {
+  badDemographics: refusal(
+    CreateAudienceRequest,
+    { name: TRAIL_RUNNERS.name, demographics: { ageRange: "25-35" } },
+    "A demographics value outside its list",
+  ),
+};

@@ -1,0 +1,175 @@
+import type { z } from "zod";
+import type { RankRequest } from "../../rank/rank-request.ts";
+import type { RankResponse } from "../../rank/rank-response.ts";
+import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
+import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
+import type { Examples } from "./named-example.ts";
+
+// Typed with the zod schemas, so an example that breaks the contract fails the typecheck;
+// the contract test parses each one as well (refinements such as "one audience" are not types).
+
+const SUNRISE_COPY = {
+  pageName: "Northpeak Outfitters",
+  adHeadline: "Run further this weekend",
+  adBody: "Grip that holds on wet rock. Free returns for 60 days.",
+};
+
+export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
+  inlineAudience: {
+    summary: "Two creatives, one with ad copy, for an inline audience",
+    description: "Costs 3 scoring evaluations: 2 for the creative with copy (full ad package plus its image-only ablation), 1 for the image alone.",
+    value: {
+      assets: [
+        { id: SUNRISE_RUN, url: SUNRISE_RUN_PNG, copy_context: SUNRISE_COPY },
+        { id: STUDIO_SHOE, url: STUDIO_SHOE_PNG },
+      ],
+      audience: TRAIL_RUNNERS,
+      goal: "click-through-rate",
+      platform: "instagram",
+    },
+  },
+  savedAudience: {
+    summary: "Hosted banners for a saved audience, without refinement",
+    description: "The server fetches https:// images itself. audience_id names an audience saved with createAudience.",
+    value: {
+      assets: [
+        { id: "beach-banner", url: HOSTED_IMAGES.beachBanner },
+        { id: "mountain-banner", url: HOSTED_IMAGES.mountainBanner },
+      ],
+      audience_id: TRAIL_RUNNERS_ID,
+      goal: "scroll-stopping",
+      asset_type: "Website Banner",
+      refine_close_pairs: false,
+    },
+  },
+};
+
+const models = { generators: ["openai:gpt-5-mini", "gemini:gemini-2.5-flash"], embedder: "openai:text-embedding-3-small", voters: [], simulated: false };
+
+export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
+  ranked: {
+    summary: "Both creatives ranked",
+    description: "The answer to the first request example. The scores are 0.72 apart, more than the 0.30 of a close pair, so no panel ran.",
+    value: {
+      request_id: "5d0f6c2e-8a4b-4f1e-b3c7-92e1a6d40b58",
+      ranked: [
+        {
+          rank: 1,
+          asset_url: SUNRISE_RUN_PNG,
+          asset_id: SUNRISE_RUN,
+          score: 3.84,
+          score_before_refine: 3.84,
+          score_layer: "full-ad-package",
+          asset_type: "Social Media Post",
+          copy_context_included: true,
+          image_only_score: 3.41,
+          copy_lift: 0.43,
+          rationale: "A runner's sunrise on open hills matches the weekend-trail mindset, and the headline names the outcome this audience wants. The grip claim answers the question they compare brands on; the free returns lower the risk of a first order.",
+          product_read: "Trail running shoes from Northpeak Outfitters, sold with free 60-day returns.",
+          confidence: "medium",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.71, top_margin: 0.07, sample_std_dev: 0.05, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0.03, 0.08, 0.2, 0.38, 0.31],
+            similarities: [0.612, 0.648, 0.701, 0.774, 0.752],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.79, 3.9, 3.83],
+            repetitionScoreRange: 0.11,
+          },
+        },
+        {
+          rank: 2,
+          asset_url: STUDIO_SHOE_PNG,
+          asset_id: STUDIO_SHOE,
+          score: 3.12,
+          score_before_refine: 3.12,
+          score_layer: "image-only",
+          asset_type: "Social Media Post",
+          copy_context_included: false,
+          image_only_score: 3.12,
+          copy_lift: 0,
+          rationale: "A clean product shot shows the shoe clearly but gives no reason to click: no terrain, no price and no offer for someone who is comparing brands.",
+          product_read: "A blue running shoe photographed on a plain studio background.",
+          confidence: "high",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.58, top_margin: 0.21, sample_std_dev: 0.03, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0.04, 0.19, 0.42, 0.28, 0.07],
+            similarities: [0.633, 0.689, 0.742, 0.718, 0.655],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.1, 3.16, 3.1],
+            repetitionScoreRange: 0.06,
+          },
+        },
+      ],
+      errors: [],
+      summary: {
+        goal: "click-through-rate",
+        asset_type: "Social Media Post",
+        platform: "instagram",
+        audience: TRAIL_RUNNERS.name,
+        assets_ranked: 2,
+        assets_failed: 0,
+        scoring_evaluations: 3,
+        repetitions_per_evaluation: 3,
+        generator_samples_per_evaluation: 6,
+        close_pair_refinement: { enabled: true, pairs_evaluated: 0, results: [] },
+        credits_used: 3,
+        credits_remaining: 497,
+        models,
+      },
+    },
+  },
+  assetFailed: {
+    summary: "One image could not be fetched",
+    description: "A per-asset failure is not an HTTP error: the asset is listed in errors, is not billed, and the others are still ranked.",
+    value: {
+      request_id: "c81a3e07-2f6d-4b9a-a5e4-7d30f1b96c22",
+      ranked: [
+        {
+          rank: 1,
+          asset_url: HOSTED_IMAGES.mountainBanner,
+          asset_id: "mountain-banner",
+          score: 3.56,
+          score_before_refine: 3.56,
+          score_layer: "image-only",
+          asset_type: "Website Banner",
+          copy_context_included: false,
+          image_only_score: 3.56,
+          copy_lift: 0,
+          rationale: "A single runner against a wide ridge line reads at a glance and stands out from the product grids around it.",
+          product_read: "Outdoor running apparel shown in a mountain landscape.",
+          confidence: "medium",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.69, top_margin: 0.09, sample_std_dev: 0.06, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0.04, 0.1, 0.27, 0.36, 0.23],
+            similarities: [0.605, 0.652, 0.719, 0.761, 0.733],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.49, 3.63, 3.56],
+            repetitionScoreRange: 0.14,
+          },
+        },
+      ],
+      errors: [{ asset_url: HOSTED_IMAGES.beachBanner, asset_id: "beach-banner", error: "The image URL answered HTTP 404 (Not Found) instead of the image." }],
+      summary: {
+        goal: "scroll-stopping",
+        asset_type: "Website Banner",
+        platform: null,
+        audience: TRAIL_RUNNERS.name,
+        assets_ranked: 1,
+        assets_failed: 1,
+        scoring_evaluations: 1,
+        repetitions_per_evaluation: 3,
+        generator_samples_per_evaluation: 6,
+        close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },
+        credits_used: 1,
+        credits_remaining: 496,
+        models,
+      },
+    },
+  },
+};

@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import {
+  AudienceList,
+  buildOpenApiDocument,
+  CreateAudienceRequest,
+  ErrorResponse,
+  PairwiseRequest,
+  PairwiseResponse,
+  RankRequest,
+  RankResponse,
+  RateLimitedResponse,
+  SavedAudience,
+} from "../src/index.ts";
+
+// The docs page teaches by example: every example must be a body the service accepts (or
+// sends), and every code sample must send the example it sits next to.
+
+type Example = { summary: string; value: unknown };
+type Media = { schema: { $ref: string }; examples?: Record<string, Example> };
+type Sample = { lang: string; label: string; source: string };
+type Operation = {
+  operationId: string;
+  tags?: string[];
+  summary?: string;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
+  "x-codeSamples"?: Sample[];
+};
+type Doc = { tags: Array<{ name: string; description: string }>; info: { description: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+const doc = buildOpenApiDocument() as unknown as Doc;
+const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+const schemaName = (media: Media) => media.schema.$ref.replace("#/components/schemas/", "");
+const firstExample = (media: Media) => Object.values(media.examples ?? {})[0]!.value;
+
+const requestSchemas: Record<string, z.ZodType> = { RankRequest, PairwiseRequest, CreateAudienceRequest };
+const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ $id: "doc", components: doc.components }, "doc");
+
+/** The document's own JSON Schema for a component, as a generated client would check it. */
+function documentSchema(name: string) {
+  const check = ajv.getSchema(`doc#/components/schemas/${name}`) ?? ajv.compile({ $ref: `doc#/components/schemas/${name}` });
+  return (value: unknown) => (check(value) ? "" : JSON.stringify(check.errors));
+}
+
+/** The body a curl sample sends: the single-quoted word after --data-raw, unquoted. */
+function curlBody(source: string): unknown {
+  const match = /--data-raw '((?:[^']|'\\'')*)'$/.exec(source);
+  if (!match) throw new Error(`no --data-raw '…' in\n${source}`);
+  return JSON.parse(match[1]!.replaceAll(`'\\''`, "'"));
+}
+
+/** The object literal an SDK sample passes, evaluated with the image files read as the examples' data URIs. */
+async function sdkArgument(source: string, method: string, imageFiles: Map<string, string>): Promise<unknown> {
+  const start = source.indexOf(`${method}(`) + method.length + 1;
+  const end = source.indexOf(");\n", start);
+  const literal = source.slice(start, end);
+  const readImage = async (file: string) => imageFiles.get(file) ?? `unknown file ${file}`;
+  return new Function("imageFileToDataUri", `return (async () => (${literal}))();`)(readImage);
+}
+
+describe("the OpenAPI document's examples", () => {
+  it("is still a valid OpenAPI 3.1 document", async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+  });
+
+  it("files every operation under a described tag", () => {
+    const described = new Map(doc.tags.map((t) => [t.name, t.description]));
+    expect([...described.keys()]).toEqual(["Ranking", "Pairwise", "Audiences"]);
+    for (const { op } of operations) {
+      expect(op.tags, op.operationId).toHaveLength(1);
+      expect(described.get(op.tags![0]!), op.operationId).toBeTruthy();
+      expect(op.summary, op.operationId).toBeTruthy();
+    }
+  });
+
+  it("gives every request body examples that the request schema accepts", () => {
+    let checked = 0;
+    for (const { op } of operations) {
+      const media = op.requestBody?.content["application/json"];
+      if (!media) continue;
+      const name = schemaName(media);
+      expect(Object.keys(media.examples ?? {}).length, op.operationId).toBeGreaterThan(0);
+      for (const [key, example] of Object.entries(media.examples!)) {
+        const parsed = requestSchemas[name]!.safeParse(example.value);
+        expect(parsed.success, `${op.operationId} ${key}: ${parsed.error?.message}`).toBe(true);
+        expect(documentSchema(name)(example.value), `${op.operationId} ${key}`).toBe("");
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
+  it("gives every response with a body examples that the response schema accepts", () => {
+    for (const { op } of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        const media = response.content?.["application/json"];
+        if (!media) continue;
+        const name = schemaName(media);
+        expect(Object.keys(media.examples ?? {}).length, `${op.operationId} ${status}`).toBeGreaterThan(0);
+        for (const [key, example] of Object.entries(media.examples!)) {
+          const parsed = responseSchemas[name]!.safeParse(example.value);
+          expect(parsed.success, `${op.operationId} ${status} ${key}: ${parsed.error?.message}`).toBe(true);
+          expect(documentSchema(name)(example.value), `${op.operationId} ${status} ${key}`).toBe("");
+        }
+      }
+    }
+  });
+
+  it("shows the 422 a request gets for the two commonest mistakes, in the service's own words", () => {
+    const rank422 = doc.paths["/api/v1/rank"]!.post!.responses["422"]!.content!["application/json"]!.examples!;
+    expect(rank422.bothAudiences!.value).toEqual({ error: "Exactly one of audience and audience_id must be present.", field: "audience" });
+    expect(rank422.notAnImage!.value).toMatchObject({ field: "assets[0].url" });
+  });
+});
+
+describe("the code samples", () => {
+  const rankMedia = doc.paths["/api/v1/rank"]!.post!.requestBody!.content["application/json"]!;
+  // Every data URI the examples send, by the file name the SDK and CLI samples read it from.
+  const imageFiles = new Map(
+    (firstExample(rankMedia) as { assets: Array<{ id: string; url: string }> }).assets.map((a) => [a.id, a.url]),
+  );
+
+  it("gives every operation a curl, a TypeScript SDK and a CLI sample", () => {
+    for (const { op } of operations) {
+      expect(op["x-codeSamples"]?.map((s) => s.label), op.operationId).toEqual(["curl", "TypeScript SDK", "CLI"]);
+      for (const sample of op["x-codeSamples"]!) expect(sample.source.trim(), `${op.operationId} ${sample.label}`).not.toBe("");
+    }
+  });
+
+  it("sends with curl exactly the first request example, to the operation's path", () => {
+    for (const { path, method, op } of operations) {
+      const curl = op["x-codeSamples"]!.find((s) => s.label === "curl")!.source;
+      expect(curl, op.operationId).toContain(`"$ADRANK_BASE_URL${path}"`);
+      expect(curl).toContain(`-H "Authorization: Bearer $ADRANK_API_KEY"`);
+      const media = op.requestBody?.content["application/json"];
+      if (media) expect(curlBody(curl), op.operationId).toEqual(firstExample(media));
+      else expect(curl, op.operationId).not.toContain("--data-raw");
+      expect(curl.startsWith(method === "get" ? "curl " : `curl -X ${method.toUpperCase()} `), op.operationId).toBe(true);
+    }
+  });
+
+  it("passes the SDK the first request example, reading the images from their files", async () => {
+    const sdkMethod: Record<string, string> = { rankAssets: "adrank.rank", compareCreativePairs: "adrank.pairwise", createAudience: "adrank.audiences.create" };
+    for (const { op } of operations) {
+      const sdk = op["x-codeSamples"]!.find((s) => s.label === "TypeScript SDK")!.source;
+      expect(sdk).toContain(`import { createClient`);
+      const media = op.requestBody?.content["application/json"];
+      if (!media) {
+        expect(sdk).toContain("adrank.audiences.list()");
+        continue;
+      }
+      expect(await sdkArgument(sdk, sdkMethod[op.operationId]!, imageFiles), op.operationId).toEqual(firstExample(media));
+    }
+  });
+
+  it("runs the CLI on the example's images with its goal, platform, copy and audience", () => {
+    const rank = firstExample(rankMedia) as z.input<typeof RankRequest>;
+    const cli = doc.paths["/api/v1/rank"]!.post!["x-codeSamples"]!.find((s) => s.label === "CLI")!.source;
+    expect(cli).toContain(`adrank rank ${rank.assets.map((a) => a.id).join(" ")} \\`);
+    expect(cli).toContain(`--goal ${rank.goal}`);
+    expect(cli).toContain(`--platform ${rank.platform}`);
+    // The copy file holds each asset's copy_context under its file name.
+    const copyJson = /cat > copy.json <<'EOF'\n([\s\S]*?)\nEOF/.exec(cli)![1]!;
+    expect(JSON.parse(copyJson)).toEqual(Object.fromEntries(rank.assets.filter((a) => a.copy_context).map((a) => [a.id, a.copy_context])));
+    // The persona has demographics, which the CLI takes only on a saved audience.
+    expect(cli).toContain("audience_id=$(adrank audiences create");
+    for (const [field, value] of Object.entries(rank.audience!.demographics!)) expect(cli).toContain(`--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${value}`);
+    expect(cli).toContain(`--audience-id "$audience_id"`);
+  });
+});
