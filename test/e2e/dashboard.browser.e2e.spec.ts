@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium } from "../support/browser.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 import { startStack, type Stack } from "../support/stack.ts";
 import { longToday, pngFile, watchCsp } from "./dashboard-browser-helpers.ts";
@@ -15,17 +15,12 @@ import { longToday, pngFile, watchCsp } from "./dashboard-browser-helpers.ts";
 // sim model, so every playground result must carry the "Simulated" badge and name its models.
 // The page's CSP allows no inline style or script: any violation fails the run.
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(REPO_ROOT, "test-output", "dashboard");
 const EMAIL = "marketer@example.com";
 const PASSWORD = "a very good password";
-if (!existsSync(CHROMIUM)) {
-  // Never a silent skip in CI: the browser is part of what CI installs (scripts/ensure-chromium.sh).
-  if (process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: run bash scripts/ensure-chromium.sh`);
-  console.warn(`dashboard.browser.e2e.spec.ts SKIPPED: ${CHROMIUM} is missing (bash scripts/ensure-chromium.sh installs it)`);
-}
+const HAS_CHROMIUM = chromiumAvailable("dashboard.browser.e2e.spec.ts");
 
-describe.skipIf(!existsSync(CHROMIUM))("account console in a real browser", () => {
+describe.skipIf(!HAS_CHROMIUM)("account console in a real browser", () => {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
@@ -47,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM))("account console in a real browser", () =
     await rm(SHOTS, { recursive: true, force: true });
     await mkdir(SHOTS, { recursive: true });
     stack = await startStack({ logLevel: "warn", dashboardEnv: { DASHBOARD_SIGNUP_CREDITS: "50", DASHBOARD_SESSION_SECRET: "browser-test-secret-of-at-least-32-chars" } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: "en-US", timezoneId: "UTC" });
     page.setDefaultTimeout(20_000);
     cspViolations = watchCsp(page);

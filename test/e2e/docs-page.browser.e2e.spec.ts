@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { chromiumAvailable, launchChromium } from "../support/browser.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 import { startStack, type Account, type Stack } from "../support/stack.ts";
 
@@ -14,20 +14,15 @@ import { startStack, type Account, type Stack } from "../support/stack.ts";
 // every code sample on the page is run as a reader would paste it: curl, the TypeScript SDK
 // and the adrank CLI. Screenshots land in test-output/docs/ for a human to look at.
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(REPO_ROOT, "test-output", "docs");
 const CLI = join(REPO_ROOT, "packages/cli/src/main.ts");
-if (!existsSync(CHROMIUM)) {
-  // Never a silent skip in CI: the browser is part of what CI installs (scripts/ensure-chromium.sh).
-  if (process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: run bash scripts/ensure-chromium.sh`);
-  console.warn(`docs-page.browser.e2e.spec.ts SKIPPED: ${CHROMIUM} is missing (bash scripts/ensure-chromium.sh installs it)`);
-}
+const HAS_CHROMIUM = chromiumAvailable("docs-page.browser.e2e.spec.ts");
 
 type Sample = { label: string; source: string };
 type Operation = { operationId: string; "x-codeSamples": Sample[]; requestBody?: { content: Record<string, { examples: Record<string, { value: unknown }> }> } };
 type OpenApiDocument = { info: { title: string }; paths: Record<string, Record<string, Operation>> };
 
-describe.skipIf(!existsSync(CHROMIUM))("the API reference at /docs in a real browser", () => {
+describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", () => {
   let stack: Stack;
   let account: Account;
   let browser: Browser;
@@ -42,7 +37,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the API reference at /docs in a real bro
     stack = await startStack({ logLevel: "warn" });
     account = await stack.createAccount({ credits: 200 });
     openApi = (await (await fetch(`${stack.baseUrl}/docs/json`)).json()) as OpenApiDocument;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.setDefaultTimeout(20_000);
     page.on("request", (r) => requested.push(r.url()));
