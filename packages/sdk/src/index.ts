@@ -20,4 +20,4 @@ export { ImageError, type ImageErrorKind } from "./image-error.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
 export type { AudienceList, PairwiseResponse, RankResponse, SavedAudience } from "./types.ts";
 // The spec's closed lists, for pickers, help texts and client-side checks.
-export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";
+export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, LIMITS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { ASSET_TYPES, GOALS } from "@adrank/sdk";
+import { ASSET_TYPES, GOALS, LIMITS } from "@adrank/sdk";
 import { checkAssetType, checkGoal } from "../closed-list-flags.ts";
 import { readCopyFile } from "../copy-file.ts";
 import { htmlReport } from "../html-report.ts";
@@ -62,8 +62,8 @@ ${listed(ASSET_TYPES.map((t) => `"${t}"`))}
 
 const RANK_OPTIONS = { ...AUDIENCE_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
 
-/** At most this many images per ranking: the API's own limit. */
-const MAX_IMAGES = 20;
+/** At most this many images per ranking: the API's own limit, from the contract. */
+const MAX_IMAGES = LIMITS.assetsMax;
 
 export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream, err: NodeJS.WriteStream = process.stderr): Promise<void> {
   const { values, positionals } = parseFlags(args, RANK_OPTIONS, { allowPositionals: true, allowNegative: true });
