@@ -11,7 +11,7 @@ export interface Layer {
 
 export const LAYERS: readonly Layer[] = [
   { name: "contracts", pure: true, workspaces: ["@adrank/contracts", "@adrank/bus-contracts", "@adrank/ledger-domain"] },
-  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly"] },
+  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly", "@adrank/request-records"] },
   { name: "infrastructure", pure: false, workspaces: ["@adrank/runtime", "@adrank/api-keys", "@adrank/models", "@adrank/telemetry", "@adrank/messaging", "@adrank/images", "@adrank/db"] },
   { name: "clients", pure: false, workspaces: ["@adrank/ledger-client", "@adrank/panel-client", "@adrank/sdk", "@adrank/cli"] },
   {
