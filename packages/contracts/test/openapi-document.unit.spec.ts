@@ -44,7 +44,8 @@ describe("the OpenAPI document", () => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(doc.info.version).toBe("1.1.0");
+    // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest are additive to v1.
+    expect(doc.info.version).toBe("1.2.0");
   });
 
   it("names the operations and documents every status of the spec", () => {
@@ -52,8 +53,9 @@ describe("the OpenAPI document", () => {
     const pairwise = doc.paths["/api/v1/pairwise"]!.post!;
     expect(rank.operationId).toBe("rankAssets");
     expect(pairwise.operationId).toBe("compareCreativePairs");
-    expect(Object.keys(rank.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "402", "404", "422", "429", "500"]));
-    expect(Object.keys(pairwise.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "402", "404", "422", "429", "500", "503"]));
+    expect(Object.keys(rank.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "401", "402", "404", "409", "422", "429", "500"]));
+    expect(Object.keys(pairwise.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "401", "402", "404", "409", "422", "429", "500", "503"]));
+    expect(doc.paths["/api/v1/requests/{request_id}"]!.get!.operationId).toBe("getRequest");
     expect(doc.paths["/api/v1/audiences"]!.get!.operationId).toBe("listAudiences");
     expect(doc.paths["/api/v1/audiences"]!.post!.operationId).toBe("createAudience");
   });
@@ -70,7 +72,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining([
         "RankRequest", "AssetInput", "CopyContext", "InlineAudience", "RankResponse", "RankedAsset", "PanelOutcome", "ConfidenceDetails", "ScoreDetails",
-        "RankAssetError", "RankSummary", "PairwiseRequest", "PairwiseResponse", "PairwiseResult", "PairwiseVote", "PairwiseSummary", "ErrorResponse", "RateLimitedResponse",
+        "RankAssetError", "RankSummary", "PairwiseRequest", "PairwiseResponse", "PairwiseResult", "PairwiseVote", "PairwiseSummary", "ErrorResponse", "RateLimitedResponse", "RequestStatus",
       ]),
     );
   });
@@ -106,6 +108,8 @@ describe("the OpenAPI document", () => {
     });
     expect(check.ok, check.errors).toBe(true);
     expect(schemaValidator("RankRequest")({ assets: [{ url: "https://x.example/a.png", extra: 1 }], audience_id: "a" }).ok).toBe(false);
+    const asynchronous = schemaValidator("RankRequest")({ assets: [{ url: "https://x.example/a.png" }], audience_id: "a", async: true, webhook_url: "https://hooks.example.com/adrank" });
+    expect(asynchronous.ok, asynchronous.errors).toBe(true);
   });
 
   it("documents every field an error body carries, 5xx included, and nothing else", () => {

@@ -13,6 +13,7 @@ import {
   RankRequest,
   RankResponse,
   RateLimitedResponse,
+  RequestStatus,
   SavedAudience,
 } from "../src/index.ts";
 
@@ -20,7 +21,7 @@ import {
 // sends), and every code sample must send the example it sits next to.
 
 type Example = { summary: string; value: unknown };
-type Media = { schema: { $ref: string }; examples?: Record<string, Example> };
+type Media = { schema: { $ref: string } | { oneOf: Array<{ $ref: string }> }; examples?: Record<string, Example> };
 type Sample = { lang: string; label: string; source: string };
 type Operation = {
   operationId: string;
@@ -34,11 +35,18 @@ type Doc = { tags: Array<{ name: string; description: string }>; info: { descrip
 
 const doc = buildOpenApiDocument() as unknown as Doc;
 const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
-const schemaName = (media: Media) => media.schema.$ref.replace("#/components/schemas/", "");
+const refName = (ref: { $ref: string }) => ref.$ref.replace("#/components/schemas/", "");
+/** The component a body is, or each one it may be (a oneOf). */
+const schemaNames = (media: Media) => ("oneOf" in media.schema ? media.schema.oneOf.map(refName) : [refName(media.schema)]);
+const schemaName = (media: Media) => {
+  const [name, ...more] = schemaNames(media);
+  if (more.length > 0) throw new Error(`a request body is one schema, not ${schemaNames(media).join(" | ")}`);
+  return name!;
+};
 const firstExample = (media: Media) => Object.values(media.examples ?? {})[0]!.value;
 
 const requestSchemas: Record<string, z.ZodType> = { RankRequest, PairwiseRequest, CreateAudienceRequest };
-const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse };
+const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse, RequestStatus };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -49,6 +57,16 @@ function documentSchema(name: string) {
   const check = ajv.getSchema(`doc#/components/schemas/${name}`) ?? ajv.compile({ $ref: `doc#/components/schemas/${name}` });
   return (value: unknown) => (check(value) ? "" : JSON.stringify(check.errors));
 }
+
+/** The schema a media type declares, oneOf included, resolved in the document. */
+function mediaSchema(media: Media) {
+  const resolve = (r: { $ref: string }) => ({ $ref: `doc${r.$ref}` });
+  const check = ajv.compile("oneOf" in media.schema ? { oneOf: media.schema.oneOf.map(resolve) } : resolve(media.schema));
+  return (value: unknown) => (check(value) ? "" : JSON.stringify(check.errors));
+}
+
+/** The path a curl sample requests: a path parameter is read from the shell variable of its name in capitals. */
+const samplePath = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `$${name.toUpperCase()}`);
 
 /** The body a curl sample sends: the single-quoted word after --data-raw, unquoted. */
 function curlBody(source: string): unknown {
@@ -74,7 +92,7 @@ describe("the OpenAPI document's examples", () => {
 
   it("files every operation under a described tag", () => {
     const described = new Map(doc.tags.map((t) => [t.name, t.description]));
-    expect([...described.keys()]).toEqual(["Ranking", "Pairwise", "Audiences"]);
+    expect([...described.keys()]).toEqual(["Ranking", "Pairwise", "Requests", "Audiences"]);
     for (const { op } of operations) {
       expect(op.tags, op.operationId).toHaveLength(1);
       expect(described.get(op.tags![0]!), op.operationId).toBeTruthy();
@@ -100,19 +118,26 @@ describe("the OpenAPI document's examples", () => {
   });
 
   it("gives every response with a body examples that the response schema accepts", () => {
+    let checked = 0;
     for (const { op } of operations) {
       for (const [status, response] of Object.entries(op.responses)) {
         const media = response.content?.["application/json"];
         if (!media) continue;
-        const name = schemaName(media);
+        const names = schemaNames(media);
         expect(Object.keys(media.examples ?? {}).length, `${op.operationId} ${status}`).toBeGreaterThan(0);
         for (const [key, example] of Object.entries(media.examples!)) {
-          const parsed = responseSchemas[name]!.safeParse(example.value);
-          expect(parsed.success, `${op.operationId} ${status} ${key}: ${parsed.error?.message}`).toBe(true);
-          expect(documentSchema(name)(example.value), `${op.operationId} ${status} ${key}`).toBe("");
+          const what = `${op.operationId} ${status} ${key}`;
+          // A oneOf body must be exactly one of its schemas, for zod as for the document.
+          const matching = names.filter((name) => responseSchemas[name]!.safeParse(example.value).success);
+          expect(matching, `${what}: ${names.map((n) => responseSchemas[n]!.safeParse(example.value).error?.message).join("\n")}`).toHaveLength(1);
+          expect(documentSchema(matching[0]!)(example.value), what).toBe("");
+          expect(mediaSchema(media)(example.value), what).toBe("");
+          checked++;
         }
       }
     }
+    // Every operation's statuses, the durable requests' 202, 409 and getRequest's included.
+    expect(checked).toBeGreaterThanOrEqual(45);
   });
 
   it("shows the 422 a request gets for the two commonest mistakes, in the service's own words", () => {
@@ -139,7 +164,7 @@ describe("the code samples", () => {
   it("sends with curl exactly the first request example, to the operation's path", () => {
     for (const { path, method, op } of operations) {
       const curl = op["x-codeSamples"]!.find((s) => s.label === "curl")!.source;
-      expect(curl, op.operationId).toContain(`"$ADRANK_BASE_URL${path}"`);
+      expect(curl, op.operationId).toContain(`"$ADRANK_BASE_URL${samplePath(path)}"`);
       expect(curl).toContain(`-H "Authorization: Bearer $ADRANK_API_KEY"`);
       const media = op.requestBody?.content["application/json"];
       if (media) expect(curlBody(curl), op.operationId).toEqual(firstExample(media));
@@ -154,11 +179,13 @@ describe("the code samples", () => {
       const sdk = op["x-codeSamples"]!.find((s) => s.label === "TypeScript SDK")!.source;
       expect(sdk).toContain(`import { createClient`);
       const media = op.requestBody?.content["application/json"];
-      if (!media) {
-        expect(sdk).toContain("adrank.audiences.list()");
-        continue;
-      }
-      expect(await sdkArgument(sdk, sdkMethod[op.operationId]!, imageFiles), op.operationId).toEqual(firstExample(media));
+      if (op.operationId === "listAudiences") expect(sdk).toContain("adrank.audiences.list()");
+      else if (op.operationId === "getRequest") {
+        // An asynchronous ranking of the rank example, looked at, then waited for.
+        expect(await sdkArgument(sdk, "adrank.rankAsync", imageFiles)).toEqual(firstExample(rankMedia));
+        expect(sdk).toContain("adrank.getRequest(accepted.request_id)");
+        expect(sdk).toContain("adrank.waitForResult(accepted.request_id)");
+      } else expect(await sdkArgument(sdk, sdkMethod[op.operationId]!, imageFiles), op.operationId).toEqual(firstExample(media!));
     }
   });
 

@@ -6,7 +6,8 @@ export const ErrorResponse = z.object({
   error: z.string().meta({ description: "One sentence a person can read." }),
   field: z.string().optional().meta({ description: "Path of the first offending value, e.g. assets[3].url." }),
   request_id: z.uuid().optional().meta({
-    description: "On a 500: the id of the failed request, equal to the X-Request-Id header and repeated here for clients and proxies that drop headers. Quote it when reporting the failure.",
+    description:
+      "On a 500: the id of the failed request, equal to the X-Request-Id header and repeated here for clients and proxies that drop headers; quote it when reporting the failure. On a 409: the id of the running request that holds the Idempotency-Key.",
   }),
   message: z.string().optional().meta({
     description: "Only on the 503 a gateway instance answers while it shuts down (the web framework's own body): repeats error. Retry; another instance answers.",

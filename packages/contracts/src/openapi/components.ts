@@ -7,6 +7,7 @@ import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwi
 import { PairwiseResult, PairwiseVote } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
 import { PairwiseResponse, PairwiseSummary } from "../pairwise/pairwise-response.ts";
+import { RequestStatus } from "../requests/request-status.ts";
 import { AssetInput, RankRequest } from "../rank/rank-request.ts";
 import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
 
@@ -22,7 +23,7 @@ for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext
 const responses = z.registry<Meta>();
 for (const [id, schema] of Object.entries({
   RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement, ClosePairResult,
-  PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, ModelsUsed, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse,
+  PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, ModelsUsed, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse, RequestStatus,
 })) {
   responses.add(schema, { id });
 }

@@ -5,7 +5,17 @@ import * as errorExamples from "./examples/errors.ts";
 import type { Examples } from "./examples/named-example.ts";
 import { pairwiseRequestExamples, pairwiseResponseExamples } from "./examples/pairwise.ts";
 import { rankRequestExamples, rankResponseExamples } from "./examples/rank.ts";
+import {
+  ASYNC_RANK_ID,
+  pairwiseAcceptedExamples,
+  rankAcceptedExamples,
+  requestNotFoundExamples,
+  requestResultExamples,
+  requestRunningExamples,
+  requestStillRunningExamples,
+} from "./examples/requests.ts";
 import { INTRODUCTION } from "./guide/introduction.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "../requests/idempotency-key.ts";
 import { TAG, TAGS } from "./tags.ts";
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -24,6 +34,20 @@ const tooLarge = error("The body is larger than 25 MiB.", e.bodyTooLargeExamples
 const internal = error("Unexpected internal failure. The body never carries internal details; it carries request_id to quote when reporting it.", e.internalErrorExamples);
 const invalid = (examples: Examples<unknown>) => error("Validation error: the body breaks the schema. `field` names the first offending value.", examples);
 const audienceNotFound = error("audience_id not found or not owned by the caller.", e.audienceNotFoundExamples);
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const replayed = { "Idempotent-Replayed": header("Idempotent-Replayed") };
+/** The 202 of POST with `async: true`: the request's status, and where to fetch it. */
+const accepted = (examples: Examples<unknown>) => ({
+  description: "Accepted (`async: true`): the request runs on the server. Fetch it from Location until it has finished. Credits were reserved and the rate limit counted before this answer.",
+  headers: { "X-Request-Id": requestIdHeader, Location: header("Location"), "Retry-After": header("Retry-After"), ...replayed },
+  content: json("RequestStatus", examples),
+});
+const stillRunning = error(
+  "A request with the same Idempotency-Key is still running, after this repeat waited for it as long as the operation may take. Retry with the same key after Retry-After seconds; `request_id` names the running request.",
+  requestStillRunningExamples,
+  { "Retry-After": header("Retry-After") },
+);
+const idempotencyKey = { $ref: `#/components/parameters/${IDEMPOTENCY_KEY_HEADER}` };
 const rateLimited = (examples: Examples<unknown>) => ({
   description: "Rate limited. Honour Retry-After rather than retrying on a fixed interval.",
   headers: { "X-Request-Id": requestIdHeader, "Retry-After": { $ref: "#/components/headers/Retry-After" } },
@@ -41,7 +65,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "adrank: Ad Creative Ranking API",
-      version: "1.1.0",
+      version: "1.2.0",
       summary: "Ranks ad creatives for a simulated audience persona and compares pairs with a blinded model panel.",
       description: INTRODUCTION,
     },
@@ -54,18 +78,22 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "rankAssets",
           tags: [TAG.ranking],
           summary: "Rank creatives",
-          description: "Score and rank 1 to 20 creatives for an audience persona and a goal. Costs 1 scoring evaluation per image-only asset and up to 2 per asset with `copy_context`.",
+          description:
+            "Score and rank 1 to 20 creatives for an audience persona and a goal. Costs 1 scoring evaluation per image-only asset and up to 2 per asset with `copy_context`. With `async: true` the answer is `202` at once and the result is fetched with getRequest; with an Idempotency-Key a retry is answered with the first response.",
+          parameters: [idempotencyKey],
           requestBody: { required: true, content: json("RankRequest", rankRequestExamples) },
           responses: {
             "200": {
               description: "Ranked assets, per-asset errors and a summary. Per-asset failures are not HTTP errors.",
-              headers: { "X-Request-Id": requestIdHeader, "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" } },
+              headers: { "X-Request-Id": requestIdHeader, "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" }, ...replayed },
               content: json("RankResponse", rankResponseExamples),
             },
+            "202": accepted(rankAcceptedExamples),
             "400": badRequest,
             "401": unauthenticated,
             "402": error("Insufficient credits for this batch.", e.rankInsufficientCreditsExamples),
             "404": audienceNotFound,
+            "409": stillRunning,
             "413": tooLarge,
             "422": invalid(e.rankValidationExamples),
             "429": rateLimited(e.rankRateLimitedExamples),
@@ -79,14 +107,18 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "compareCreativePairs",
           tags: [TAG.pairwise],
           summary: "Compare pairs with a panel",
-          description: "Compare 1 to 10 explicit pairs, each with a panel of five blinded voters. Costs 1 credit per completed panel.",
+          description:
+            "Compare 1 to 10 explicit pairs, each with a panel of five blinded voters. Costs 1 credit per completed panel. With `async: true` the answer is `202` at once and the result is fetched with getRequest; with an Idempotency-Key a retry is answered with the first response.",
+          parameters: [idempotencyKey],
           requestBody: { required: true, content: json("PairwiseRequest", pairwiseRequestExamples) },
           responses: {
-            "200": { description: "Every vote and raw voter response, per pair.", headers: { "X-Request-Id": requestIdHeader }, content: json("PairwiseResponse", pairwiseResponseExamples) },
+            "200": { description: "Every vote and raw voter response, per pair.", headers: { "X-Request-Id": requestIdHeader, ...replayed }, content: json("PairwiseResponse", pairwiseResponseExamples) },
+            "202": accepted(pairwiseAcceptedExamples),
             "400": badRequest,
             "401": unauthenticated,
             "402": error("Insufficient credits for this batch.", e.pairwiseInsufficientCreditsExamples),
             "404": audienceNotFound,
+            "409": stillRunning,
             "413": tooLarge,
             "422": invalid(e.pairwiseValidationExamples),
             "429": rateLimited(e.pairwiseRateLimitedExamples),
@@ -94,6 +126,40 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             "503": error("No voter model is available or no voter is consuming.", e.votersUnavailableExamples, { "Retry-After": { $ref: "#/components/headers/Retry-After" } }),
           },
           "x-codeSamples": samples.compareCreativePairs,
+        },
+      },
+      "/api/v1/requests/{request_id}": {
+        get: {
+          operationId: "getRequest",
+          tags: [TAG.requests],
+          summary: "Fetch a request",
+          description: `A rank or pairwise request of this account, by its request_id, for at least ${REQUEST_RETENTION_DAYS} days: its result once it succeeded (byte for byte what the POST answered, or would have answered), its progress while it runs. The curl sample reads the id from \`$REQUEST_ID\`: the request_id of a 202, or of any response; the SDK and CLI samples start an asynchronous ranking and follow it.`,
+          parameters: [
+            {
+              name: "request_id",
+              in: "path",
+              required: true,
+              description: "The request's id: `request_id` in its response body, or its `X-Request-Id` header.",
+              schema: { type: "string", format: "uuid" },
+              example: ASYNC_RANK_ID,
+            },
+          ],
+          responses: {
+            "200": {
+              description: "The request has finished. Succeeded: its result, a RankResponse or PairwiseResponse. Failed (asynchronous requests): its RequestStatus with `status: \"failed\"` and `error`.",
+              headers: { "X-Request-Id": requestIdHeader },
+              content: { "application/json": { schema: { oneOf: [ref("RankResponse"), ref("PairwiseResponse"), ref("RequestStatus")] }, examples: requestResultExamples } },
+            },
+            "202": {
+              description: "Still running: its status and progress. Ask again after Retry-After seconds.",
+              headers: { "X-Request-Id": requestIdHeader, "Retry-After": header("Retry-After") },
+              content: json("RequestStatus", requestRunningExamples),
+            },
+            "401": unauthenticated,
+            "404": error("No request with this id for this account: unknown, malformed, older than its retention, or of another account.", requestNotFoundExamples),
+            "500": internal,
+          },
+          "x-codeSamples": samples.getRequest,
         },
       },
       "/api/v1/audiences": {
@@ -128,6 +194,21 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
     },
     components: {
+      parameters: {
+        [IDEMPOTENCY_KEY_HEADER]: {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: "header",
+          required: false,
+          description: [
+            `Makes the request safe to retry: 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} visible ASCII characters, new for each request (a UUID is a good choice). Keys belong to the account.`,
+            `Within ${IDEMPOTENCY_KEY_TTL_HOURS} hours, a repeat with the same key, the same operation and the same body (compared as JSON: key order and white space do not matter) is answered with the first response, byte for byte, with \`Idempotent-Replayed: true\` and the first request's X-Request-Id; it is never billed again.`,
+            "While the first request still runs, the repeat waits for it (up to 120 s), then answers `409` with `Retry-After`. If the server running it stopped, the repeat takes the request over under the same request_id, billed once.",
+            "The same key with a different body or on the other operation, or a malformed key, is refused with `422` (`field`: `Idempotency-Key`). Requests refused before any work, and 500s, are not remembered: a retry with the same key runs them.",
+          ].join("\n\n"),
+          // No example: the docs page's Test request would send that one key on every try.
+          schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS, pattern: "^[\\x21-\\x7E]+$" },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",
@@ -138,8 +219,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       headers: {
         "X-Request-Id": { description: "The request id (uuid); equals request_id in the body.", schema: { type: "string", format: "uuid" } },
         "X-RateLimit-Remaining": { description: "Remaining scoring evaluations of this key in the current 60 s window.", schema: { type: "string" } },
-        "Retry-After": { description: "Seconds to wait before retrying; on a 429 it equals retryAfter in the body.", schema: { type: "string" } },
+        "Retry-After": { description: "Seconds to wait before retrying (or, on a 202, before asking for the request again); on a 429 it equals retryAfter in the body.", schema: { type: "string" } },
         "WWW-Authenticate": { description: "The authentication scheme to use: Bearer.", schema: { type: "string" } },
+        Location: { description: "Where the request's status and result are fetched: /api/v1/requests/{request_id}.", schema: { type: "string" } },
+        "Idempotent-Replayed": {
+          description: "`true` when this is the stored response of an earlier request with the same Idempotency-Key, replayed byte for byte (X-Request-Id is that request's). Absent otherwise.",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
       schemas: componentSchemas(),
     },

@@ -1,7 +1,7 @@
 // The groups the docs page lists operations under, each with what a reader needs before
 // calling its operations: the rules of the spec that shape a request and its bill.
 
-export const TAG = { ranking: "Ranking", pairwise: "Pairwise", audiences: "Audiences" } as const;
+export const TAG = { ranking: "Ranking", pairwise: "Pairwise", requests: "Requests", audiences: "Audiences" } as const;
 
 export const TAGS = [
   {
@@ -19,6 +19,14 @@ export const TAGS = [
     description: `Compare 1 to 10 explicit pairs of creatives. Each pair gets exactly 5 blinded votes, with the presentation order balanced: 3 voters see a first (\`ab\`) and 2 see b first (\`ba\`). The panel runs on exactly the pairs you name, regardless of any scores.
 
 Every vote comes back with the voter's raw response. A completed panel (\`status\` \`done\`) costs 1 credit; \`partial\` and \`error\` pairs are not billed. \`audience\` and \`audience_id\` work as in ranking.`,
+  },
+  {
+    name: TAG.requests,
+    description: `Every ranking and pairwise comparison that succeeded is kept for at least 30 days under its \`request_id\` (the \`X-Request-Id\` of its response): fetch it again with its id, from the account that made it.
+
+- A request sent with \`"async": true\` is answered \`202\` at once with its status; it runs on the server. Fetch it here: \`202\` with its progress while it runs, then \`200\` with its result, the same body a synchronous request would have answered (or, when it failed, \`200\` with its status: \`"status": "failed"\` and \`error\`). A \`webhook_url\` also gets the result POSTed when it is done (see **Webhooks** in the introduction).
+- An id that is unknown, malformed or of another account answers \`404\`.
+- Fetching a request costs no credits.`,
   },
   {
     name: TAG.audiences,

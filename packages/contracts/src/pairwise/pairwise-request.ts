@@ -4,6 +4,7 @@ import { Identifier } from "../common/identifier.ts";
 import { ImageUrl } from "../common/image-url.ts";
 import { InlineAudience } from "../common/inline-audience.ts";
 import { AssetTypeName, Goal, Platform } from "../rank/rank-request.ts";
+import { asyncFields, webhookNeedsAsync } from "../requests/async-fields.ts";
 import { DEFAULT_GOAL, LIMITS } from "../vocabulary.ts";
 
 export const PairwiseAsset = z.strictObject({
@@ -22,7 +23,9 @@ export const PairwiseRequest = z
     goal: Goal.default(DEFAULT_GOAL),
     platform: Platform.optional(),
     campaign_type: Platform.optional(),
+    ...asyncFields,
   })
   .superRefine(exactlyOneAudience)
+  .superRefine(webhookNeedsAsync)
   .meta({ description: "Exactly one of audience and audience_id must be present." });
 export type PairwiseRequest = z.output<typeof PairwiseRequest>;

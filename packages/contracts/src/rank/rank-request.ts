@@ -4,6 +4,7 @@ import { CopyContext } from "../common/copy-context.ts";
 import { Identifier } from "../common/identifier.ts";
 import { ImageUrl } from "../common/image-url.ts";
 import { InlineAudience } from "../common/inline-audience.ts";
+import { asyncFields, webhookNeedsAsync } from "../requests/async-fields.ts";
 import { ASSET_TYPES, DEFAULT_ASSET_TYPE, DEFAULT_GOAL, GOALS, LIMITS } from "../vocabulary.ts";
 
 export const Goal = z.enum(GOALS);
@@ -28,8 +29,10 @@ export const RankRequest = z
     platform: Platform.optional().meta({ description: "Delivery context, e.g. meta, instagram, facebook, tiktok, linkedin, google. Free text; known values get tailored framing." }),
     campaign_type: Platform.optional().meta({ description: "Placement alias used when platform is omitted (e.g. reels, stories, shorts, feed)." }),
     refine_close_pairs: z.boolean().default(true),
+    ...asyncFields,
   })
   .superRefine(exactlyOneAudience)
+  .superRefine(webhookNeedsAsync)
   .meta({ description: "Exactly one of audience and audience_id must be present." });
 export type RankRequest = z.output<typeof RankRequest>;
 export type RankRequestInput = z.input<typeof RankRequest>;

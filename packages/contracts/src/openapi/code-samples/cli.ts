@@ -51,7 +51,8 @@ function fileName(id: string | undefined): string {
   return id;
 }
 
-export function rankCliSample(body: z.input<typeof RankRequest>): CodeSample {
+/** What a rank body needs first (a saved audience, a copy file), and its `adrank rank` command with `extra` flags last. */
+function rankScript(body: z.input<typeof RankRequest>, extra: Option[] = []): { setup: string; rank: string } {
   if (body.campaign_type !== undefined || body.assets.some((a) => a.asset_type !== undefined)) throw new Error("the CLI has no flag for campaign_type or a per-asset asset_type");
   const files = body.assets.map((a) => fileName(a.id));
   const copies = Object.fromEntries(body.assets.filter((a) => a.copy_context).map((a) => [fileName(a.id), a.copy_context]));
@@ -65,8 +66,24 @@ export function rankCliSample(body: z.input<typeof RankRequest>): CodeSample {
     ...option("--platform", body.platform),
     ...(hasCopy ? option("--copy", "copy.json") : []),
     ...(body.refine_close_pairs === false ? [["--no-refine"] as Option] : []),
+    ...extra,
   ];
-  return sample(`${audience.before}${copyFile}${command(["adrank", "rank", ...files], options)}`);
+  return { setup: `${audience.before}${copyFile}`, rank: command(["adrank", "rank", ...files], options) };
+}
+
+export function rankCliSample(body: z.input<typeof RankRequest>): CodeSample {
+  const { setup, rank } = rankScript(body);
+  return sample(`${setup}${rank}`);
+}
+
+/** A ranking started with --async (which prints only its id on stdout), then fetched with `adrank get`. */
+export function getRequestCliSample(body: z.input<typeof RankRequest>): CodeSample {
+  const { setup, rank } = rankScript(body, [["--async"]]);
+  return sample(`${setup}# --async returns at once and prints the request id; the ranking runs on the server
+request_id=$(${rank})
+
+# Its progress while it runs, then its result (kept 30 days); --wait waits for it
+adrank get "$request_id" --wait`);
 }
 
 export function pairwiseCliSample(body: z.input<typeof PairwiseRequest>): CodeSample {

@@ -2,7 +2,8 @@ import type { CodeSample } from "./code-sample.ts";
 import { tsLiteral } from "./ts-literal.ts";
 
 // Calls through @adrank/sdk (packages/sdk): createClient, then rank, pairwise,
-// audiences.list and audiences.create, each resolving to { data, requestId, rateLimitRemaining }.
+// audiences.list, audiences.create, rankAsync and getRequest, each resolving to { data,
+// requestId, rateLimitRemaining, … }, and waitForResult, resolving to the result itself.
 
 const client = (readsImages: boolean) => `import { ${readsImages ? "createClient, imageFileToDataUri" : "createClient"} } from "@adrank/sdk";
 
@@ -47,4 +48,22 @@ export function createAudienceSdkSample(body: unknown): CodeSample {
 
 const { data: audience } = await adrank.audiences.create(${tsLiteral(body)});
 console.log(audience.id); // pass it as audience_id to rank and pairwise`);
+}
+
+/** An asynchronous ranking of `body`, looked at once with getRequest, then waited for. */
+export function getRequestSdkSample(body: unknown, imageFiles: ReadonlyMap<string, string>): CodeSample {
+  return sample(`${client(true)}
+
+// 202 at once: the ranking runs on the server. With { webhookUrl: "https://…" } as a second
+// argument, the signed result is also POSTed there when it is done.
+const { data: accepted } = await adrank.rankAsync(${bodyOf(body, imageFiles)});
+console.log(accepted.request_id, accepted.status, accepted.result_url);
+
+// Its state at any time in the next 30 days: running (with progress), succeeded or failed.
+const { data: outcome } = await adrank.getRequest(accepted.request_id);
+if (outcome.status === "running") console.log(\`\${outcome.request.progress.done} of \${outcome.request.progress.total} \${outcome.request.progress.unit} done\`);
+
+// Or wait for it: the result rank() would have answered, or a RequestFailedError.
+const result = await adrank.waitForResult(accepted.request_id);
+if ("ranked" in result) for (const asset of result.ranked) console.log(asset.rank, asset.asset_id, asset.score);`);
 }

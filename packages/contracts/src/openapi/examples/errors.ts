@@ -4,9 +4,11 @@ import { validationError } from "../../errors/validation-error.ts";
 import type { ErrorResponse, RateLimitedResponse } from "../../errors/error-response.ts";
 import { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
 import { RankRequest } from "../../rank/rank-request.ts";
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem } from "../../requests/idempotency-key.ts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples, NamedExample } from "./named-example.ts";
+import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
 
 // Error bodies as the gateway sends them. The 422s are computed by the same mapping the
 // gateway uses, from the two mistakes a first request most often makes.
@@ -56,13 +58,39 @@ export const pairwiseRateLimitedExamples: Examples<z.output<typeof RateLimitedRe
   },
 };
 
+/** The 422 of an Idempotency-Key header the rule refuses, as the gateway words it. */
+function keyRefusal(key: string, summary: string): NamedExample<ErrorBody> {
+  const problem = idempotencyKeyProblem(key);
+  if (problem === null) throw new Error(`the 422 example "${summary}" is a valid Idempotency-Key`);
+  return { summary, value: { error: `${IDEMPOTENCY_KEY_HEADER} ${problem}.`, field: IDEMPOTENCY_KEY_HEADER } };
+}
+
+// The two ways an Idempotency-Key is refused, the same on rank and pairwise.
+const idempotencyKeyRefusals: Examples<ErrorBody> = {
+  badIdempotencyKey: keyRefusal("order 2025-09-14 #1", "An Idempotency-Key with spaces"),
+  idempotencyKeyReused: {
+    summary: "An Idempotency-Key reused with a different body",
+    description: "A key names one request: within its 24 hours it replays that request, and refuses any other body or operation.",
+    value: {
+      error: "This Idempotency-Key was already used within the last 24 hours with a different request body (request_id 3b2e7c14-0f5a-4d8e-a6b1-92c7e4f0d381). Use a new key for a new request.",
+      field: IDEMPOTENCY_KEY_HEADER,
+    },
+  },
+};
+
+const pair = { pair_id: "p1", a: { id: "a", image_url: SUNRISE_RUN_PNG }, b: { id: "b", image_url: SUNRISE_RUN_PNG } };
+
 export const rankValidationExamples: Examples<ErrorBody> = {
   bothAudiences: refusal(RankRequest, { assets: [{ url: SUNRISE_RUN_PNG }], audience: TRAIL_RUNNERS, audience_id: TRAIL_RUNNERS_ID }, "Both audience and audience_id"),
   notAnImage: refusal(RankRequest, { assets: [{ url: "string" }], audience: TRAIL_RUNNERS }, "An asset url that is no image address"),
+  webhookWithoutAsync: refusal(RankRequest, { assets: [{ url: SUNRISE_RUN_PNG }], audience_id: TRAIL_RUNNERS_ID, webhook_url: EXAMPLE_WEBHOOK_URL }, "webhook_url without async: true"),
+  ...idempotencyKeyRefusals,
 };
 
 export const pairwiseValidationExamples: Examples<ErrorBody> = {
-  noAudience: refusal(PairwiseRequest, { pairs: [{ pair_id: "p1", a: { id: "a", image_url: SUNRISE_RUN_PNG }, b: { id: "b", image_url: SUNRISE_RUN_PNG } }] }, "Neither audience nor audience_id"),
+  noAudience: refusal(PairwiseRequest, { pairs: [pair] }, "Neither audience nor audience_id"),
+  webhookWithoutAsync: refusal(PairwiseRequest, { pairs: [pair], audience_id: TRAIL_RUNNERS_ID, webhook_url: EXAMPLE_WEBHOOK_URL }, "webhook_url without async: true"),
+  ...idempotencyKeyRefusals,
 };
 
 export const audienceValidationExamples: Examples<ErrorBody> = {

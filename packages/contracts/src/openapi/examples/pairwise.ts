@@ -5,22 +5,24 @@ import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples } from "./named-example.ts";
 
+const inlineAudience: z.input<typeof PairwiseRequest> = {
+  pairs: [
+    {
+      pair_id: "hero-image-test",
+      a: { id: SUNRISE_RUN, image_url: SUNRISE_RUN_PNG },
+      b: { id: STUDIO_SHOE, image_url: STUDIO_SHOE_PNG },
+    },
+  ],
+  audience: TRAIL_RUNNERS,
+  goal: "scroll-stopping",
+  platform: "instagram",
+};
+
 export const pairwiseRequestExamples: Examples<z.input<typeof PairwiseRequest>> = {
   inlineAudience: {
     summary: "One pair for an inline audience",
     description: "Costs 1 credit when the panel completes (all five votes valid).",
-    value: {
-      pairs: [
-        {
-          pair_id: "hero-image-test",
-          a: { id: SUNRISE_RUN, image_url: SUNRISE_RUN_PNG },
-          b: { id: STUDIO_SHOE, image_url: STUDIO_SHOE_PNG },
-        },
-      ],
-      audience: TRAIL_RUNNERS,
-      goal: "scroll-stopping",
-      platform: "instagram",
-    },
+    value: inlineAudience,
   },
   savedAudience: {
     summary: "One pair for a saved audience, each image with its type",
@@ -36,6 +38,11 @@ export const pairwiseRequestExamples: Examples<z.input<typeof PairwiseRequest>> 
       audience_id: TRAIL_RUNNERS_ID,
       goal: "scroll-stopping",
     },
+  },
+  asynchronous: {
+    summary: "One pair, asynchronously",
+    description: "Answered `202` at once; fetch the result with getRequest when it is done.",
+    value: { ...inlineAudience, async: true },
   },
 };
 

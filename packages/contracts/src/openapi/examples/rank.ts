@@ -4,6 +4,7 @@ import type { RankResponse } from "../../rank/rank-response.ts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples } from "./named-example.ts";
+import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
 
 // Typed with the zod schemas, so an example that breaks the contract fails the typecheck;
 // the contract test parses each one as well (refinements such as "one audience" are not types).
@@ -14,19 +15,21 @@ const SUNRISE_COPY = {
   adBody: "Grip that holds on wet rock. Free returns for 60 days.",
 };
 
+const inlineAudience: z.input<typeof RankRequest> = {
+  assets: [
+    { id: SUNRISE_RUN, url: SUNRISE_RUN_PNG, copy_context: SUNRISE_COPY },
+    { id: STUDIO_SHOE, url: STUDIO_SHOE_PNG },
+  ],
+  audience: TRAIL_RUNNERS,
+  goal: "click-through-rate",
+  platform: "instagram",
+};
+
 export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
   inlineAudience: {
     summary: "Two creatives, one with ad copy, for an inline audience",
     description: "Costs 3 scoring evaluations: 2 for the creative with copy (full ad package plus its image-only ablation), 1 for the image alone.",
-    value: {
-      assets: [
-        { id: SUNRISE_RUN, url: SUNRISE_RUN_PNG, copy_context: SUNRISE_COPY },
-        { id: STUDIO_SHOE, url: STUDIO_SHOE_PNG },
-      ],
-      audience: TRAIL_RUNNERS,
-      goal: "click-through-rate",
-      platform: "instagram",
-    },
+    value: inlineAudience,
   },
   savedAudience: {
     summary: "Hosted banners for a saved audience, without refinement",
@@ -41,6 +44,11 @@ export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
       asset_type: "Website Banner",
       refine_close_pairs: false,
     },
+  },
+  asynchronous: {
+    summary: "The same two creatives, asynchronously, with a webhook",
+    description: "Answered `202` at once; the result is fetched with getRequest and POSTed to webhook_url when it is done. Credits and the rate limit are checked before the 202, as for a synchronous request.",
+    value: { ...inlineAudience, async: true, webhook_url: EXAMPLE_WEBHOOK_URL },
   },
 };
 
