@@ -6,3 +6,4 @@ export type { Database } from "./tables/index.ts";
 export type { LedgerTables } from "./tables/ledger.ts";
 export type { AccountTables, Account, ApiKeyRow, NewApiKey, AudienceRow } from "./tables/accounts.ts";
 export type { DashboardTables, DashboardUser } from "./tables/dashboard.ts";
+export type { RequestTables, ApiRequestRow, WebhookDeliveryRow } from "./tables/requests.ts";
