@@ -10,7 +10,9 @@ import { audienceRoutes } from "./routes/audiences.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { playgroundRoutes } from "./routes/playground.ts";
+import { requestRoutes } from "./routes/requests.ts";
 import { usageRoutes } from "./routes/usage.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 
 // The package's entry point: callers of buildDashboard name its argument's type from here.
 export type { DashboardDeps } from "./deps.ts";
@@ -64,11 +66,18 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
     return problem ? reply.code(503).send({ status: "not ready", reason: problem }) : { status: "ready" };
   });
 
+  // The pages link the API reference as /docs, which the ingress sends to the gateway; a
+  // console on its own port (npm start, compose) sends the browser there instead.
+  const docsUrl = deps.apiDocsUrl ?? new URL("/docs", deps.gatewayUrl).href;
+  app.get("/docs", async (_request, reply) => reply.redirect(docsUrl, 302));
+
   await app.register(authRoutes, { prefix: "/console/api", deps, repos: r });
   await app.register(keyRoutes, { prefix: "/console/api", repos: r });
   await app.register(audienceRoutes, { prefix: "/console/api", repos: r });
   await app.register(usageRoutes, { prefix: "/console/api", repos: r });
   await app.register(playgroundRoutes, { prefix: "/console/api", deps, repos: r });
+  await app.register(requestRoutes, { prefix: "/console/api", repos: r });
+  await app.register(webhookRoutes, { prefix: "/console/api", repos: r });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", index: ["index.html"], wildcard: false });

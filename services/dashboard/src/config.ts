@@ -28,6 +28,12 @@ export const DashboardEnv = BaseEnv.extend({
   DASHBOARD_HOST: z.string().min(1).default("0.0.0.0"),
   /** Where the playground sends rank and pairwise calls. */
   GATEWAY_URL: z.url().default("http://127.0.0.1:8080"),
+  /**
+   * Where the console's "/docs" links send a browser when the console is reached on its own
+   * port; behind the ingress /docs goes to the gateway and never reaches the console. Default:
+   * GATEWAY_URL's /docs (right for `npm start`; compose must name the published port).
+   */
+  DASHBOARD_API_DOCS_URL: z.url().optional(),
   /** Encrypts the playground keys at rest. Required in production; a random one is used otherwise (keys then do not survive a restart). */
   DASHBOARD_SESSION_SECRET: z.string().min(32).optional(),
   /** Credits a new account gets on sign-up, granted through the ledger (0 in the production overlay). */

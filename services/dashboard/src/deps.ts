@@ -4,7 +4,9 @@ import {
   dashboardSessionsRepository,
   dashboardUsersRepository,
   playgroundKeysRepository,
+  requestsRepository,
   usageRepository,
+  webhooksRepository,
   type RepositoryDb,
 } from "@adrank/db/repositories";
 import type { LedgerClient } from "@adrank/ledger-client";
@@ -27,6 +29,8 @@ export interface DashboardDeps {
   signInLimiter: SignInLimiter;
   signUpLimiter: SignUpLimiter;
   gatewayUrl: string;
+  /** The API reference a browser can open; `${gatewayUrl}/docs` when not given. */
+  apiDocsUrl?: string;
   signupCredits: number;
   sessionTtlMs: number;
   secureCookies: boolean;
@@ -50,6 +54,8 @@ export function createRepos(deps: Pick<DashboardDeps, "db" | "sessionTtlMs" | "l
     users: dashboardUsersRepository(deps.db),
     playgroundKeys: playgroundKeysRepository(deps.db),
     usage: usageRepository(deps.db, deps.ledgerStream),
+    requests: requestsRepository(deps.db),
+    webhooks: webhooksRepository(deps.db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

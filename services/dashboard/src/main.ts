@@ -54,6 +54,7 @@ const app = await buildDashboard({
     windowMs: config.DASHBOARD_SIGNUP_WINDOW_MINUTES * 60_000,
   }),
   gatewayUrl: config.GATEWAY_URL,
+  apiDocsUrl: config.DASHBOARD_API_DOCS_URL,
   signupCredits: config.DASHBOARD_SIGNUP_CREDITS,
   sessionTtlMs: config.DASHBOARD_SESSION_TTL_HOURS * 3_600_000,
   secureCookies: config.DASHBOARD_SECURE_COOKIES,

@@ -7,6 +7,9 @@ import { NotFoundPage } from "./shell/NotFoundPage.tsx";
 import { KeysPage } from "./keys/KeysPage.tsx";
 import { AudiencesPage } from "./audiences/AudiencesPage.tsx";
 import { PlaygroundPage } from "./playground/PlaygroundPage.tsx";
+import { RequestDetailPage } from "./requests/RequestDetailPage.tsx";
+import { RequestsPage } from "./requests/RequestsPage.tsx";
+import { WebhooksPage } from "./webhooks/WebhooksPage.tsx";
 
 // The chart library is most of the bundle: only the usage page loads it.
 const UsagePage = lazy(() => import("./usage/UsagePage.tsx").then((m) => ({ default: m.UsagePage })));
@@ -47,6 +50,9 @@ export function App() {
         <Route path="playground" element={<PlaygroundPage vocabulary={vocabulary} />} />
         <Route path="keys" element={<KeysPage />} />
         <Route path="audiences" element={<AudiencesPage vocabulary={vocabulary} />} />
+        <Route path="requests" element={<RequestsPage />} />
+        <Route path="requests/:id" element={<RequestDetailPage />} />
+        <Route path="webhooks" element={<WebhooksPage />} />
         <Route path="usage" element={<Suspense fallback={<p className="loading">Loading…</p>}><UsagePage /></Suspense>} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -75,3 +75,64 @@ export interface Usage {
   balance: { granted: number; used: number; reserved: number; available: number };
   days: Array<{ day: string; kind: string; units: number }>;
 }
+
+export interface Progress {
+  done: number;
+  total: number;
+  unit: "assets" | "pairs";
+}
+export type RequestState = "running" | "succeeded" | "failed";
+export type DeliveryState = "pending" | "delivered" | "failed";
+export interface RequestSummary {
+  requestId: string;
+  operation: "rank" | "pairwise";
+  mode: "sync" | "async";
+  state: RequestState;
+  /** The HTTP status of the stored response; null while running or when it failed without one. */
+  status: number | null;
+  progress: Progress;
+  createdAt: string;
+  finishedAt: string | null;
+  webhookState: DeliveryState | null;
+}
+export interface RequestPage {
+  requests: RequestSummary[];
+  /** Where the next (older) page starts; null on the last page. */
+  nextBefore: string | null;
+  retentionDays: number;
+}
+export interface RequestDetail extends Omit<RequestSummary, "webhookState"> {
+  /** Running, but the gateway running it stopped: another one takes it over. */
+  stalled: boolean;
+  error: string | null;
+  webhook: { url: string; state: DeliveryState; attempts: number } | null;
+  /** The exact JSON text the API answers for it, once it has succeeded. */
+  resultBody: string | null;
+  retentionDays: number;
+}
+export interface SecretInfo {
+  createdAt: string;
+  rotatedAt: string | null;
+  /** Until when the rotated-out secret still signs alongside the new one. */
+  previousValidUntil: string | null;
+}
+export interface DeliveryAttempt {
+  attempt: number;
+  attemptedAt: string;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+export interface Delivery {
+  id: string;
+  requestId: string;
+  url: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  history: DeliveryAttempt[];
+}

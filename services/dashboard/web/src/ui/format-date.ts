@@ -7,3 +7,6 @@ export const shortDay = (day: string): string => new Date(`${day}T00:00:00Z`).to
 /** A UTC day as "Tue, Mar 4, 2026". */
 export const longDay = (day: string): string =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { timeZone: "UTC", weekday: "short", month: "short", day: "numeric", year: "numeric" });
+
+/** "4 Mar 2026, 14:05:09": to the second, for attempts that come seconds apart. */
+export const preciseDateTime = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
