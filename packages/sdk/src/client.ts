@@ -1,9 +1,14 @@
 import type { z } from "zod";
 import type { CreateAudienceRequest, PairwiseRequest, RankRequest } from "@adrank/contracts";
-import { AudienceList, PairwiseResponse, RankResponse, SavedAudience } from "@adrank/contracts";
-import { errorFromResponse } from "./error-from-response.ts";
+import { AudienceList, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
+import { errorFromResponse, parseRetryAfter } from "./error-from-response.ts";
 import { AdRankError, ConnectionError, TimeoutError, UnexpectedResponseError } from "./errors.ts";
+import { idempotencyKeyFor } from "./idempotency-key.ts";
+import { parseResponse } from "./parse-response.ts";
+import { requestOutcomeOf } from "./request-outcome.ts";
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from "./retry-policy.ts";
+import { sleep } from "./sleep.ts";
+import { waitForResult, type WaitOptions } from "./wait-for-result.ts";
 
 export interface ClientOptions {
   apiKey: string;
@@ -32,6 +37,23 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy>;
 }
 
+/** Options of a rank or pairwise call: the POSTs that run (and bill) work. */
+export interface IdempotentCallOptions extends CallOptions {
+  /**
+   * Sent as `Idempotency-Key` (1 to 255 visible ASCII characters; a UUID is a good choice).
+   * The same key with the same body within 24 h gets the first answer again, never a second
+   * run or bill: keep it to retry after the call itself gave up. Without one, a call that may
+   * be retried gets a fresh UUID, the same on each of its retries.
+   */
+  idempotencyKey?: string;
+}
+
+/** Options of `rankAsync` and `pairwiseAsync`. */
+export interface AsyncCallOptions extends IdempotentCallOptions {
+  /** Sent as `webhook_url` (https, public): the result is POSTed there, signed, when the request finishes. */
+  webhookUrl?: string;
+}
+
 /** A successful call: the parsed body and the headers worth keeping. */
 export interface ApiResult<T> {
   data: T;
@@ -40,26 +62,17 @@ export interface ApiResult<T> {
   rateLimitRemaining: number | null;
   /** Attempts made, retries included. */
   attempts: number;
+  /** The `Idempotency-Key` the call sent (yours, or the one made for its retries); null when it sent none. */
+  idempotencyKey: string | null;
+  /** True for a stored answer replayed for a repeated `Idempotency-Key` (`Idempotent-Replayed: true`): the work ran, and was billed, once. */
+  replayed: boolean;
+  /** The server's `Retry-After` in seconds, when it sent one (a 202: when to look at the request again). */
+  retryAfter: number | null;
 }
 
 export type RankInput = z.input<typeof RankRequest>;
 export type PairwiseInput = z.input<typeof PairwiseRequest>;
 export type CreateAudienceInput = z.input<typeof CreateAudienceRequest>;
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    // The listener goes when the wait ends: one long-lived signal may serve many calls.
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 
 function parseBody(text: string, contentType: string): unknown {
   if (contentType.includes("json") && text !== "") {
@@ -85,6 +98,36 @@ const bodyRequestId = (body: unknown): string | null => {
   return typeof id === "string" ? id : null;
 };
 
+/** One endpoint: what to send, and how to read its 2xx (status, request id, parsed body). */
+interface Endpoint<T> {
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  /** A POST that runs and bills work: it carries an Idempotency-Key so that retrying it is safe. */
+  idempotent?: boolean;
+  read: (status: number, requestId: string | null, body: unknown) => T;
+}
+
+const withSchema =
+  <T>(schema: z.ZodType<T>) =>
+  (status: number, requestId: string | null, body: unknown): T =>
+    parseResponse(schema, status, requestId, body);
+
+// An asynchronous POST answers 202 with the request's status; anything else means the server
+// ran it synchronously (or is not this version) and the caller would wait for nothing.
+const accepted = (status: number, requestId: string | null, body: unknown) => {
+  if (status !== 202) throw new UnexpectedResponseError(`The ${status} response should have been 202 Accepted for an asynchronous request.`, { status, requestId, body });
+  return parseResponse(RequestStatus, status, requestId, body);
+};
+
+// "async": true makes the server answer a status, which rank()'s result type would not hold.
+const synchronous = <B extends { async?: boolean }>(method: string, body: B): B => {
+  if (body.async === true) throw new TypeError(`${method}: a request with "async": true answers 202 with its status, not its result; use ${method}Async`);
+  return body;
+};
+
+const asynchronous = <B extends object>(body: B, callOptions: AsyncCallOptions) => ({ ...body, async: true, ...(callOptions.webhookUrl !== undefined ? { webhook_url: callOptions.webhookUrl } : {}) });
+
 /**
  * The adrank API client.
  *
@@ -99,10 +142,12 @@ export function createClient(options: ClientOptions) {
   const timeoutMs = options.timeoutMs ?? 130_000;
   const doFetch = options.fetch ?? globalThis.fetch;
 
-  async function attempt<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>, signal: AbortSignal | undefined, limitMs: number): Promise<ApiResult<T>> {
+  async function attempt<T>(endpoint: Endpoint<T>, idempotencyKey: string | null, signal: AbortSignal | undefined, limitMs: number): Promise<Omit<ApiResult<T>, "attempts">> {
+    const { method, path, body } = endpoint;
     const timeout = AbortSignal.timeout(limitMs);
     const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}`, accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
+    if (idempotencyKey !== null) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey;
     let res: Response;
     let text: string;
     // The body is read inside the same guard: a timeout or a cut connection mid-body is the
@@ -119,24 +164,27 @@ export function createClient(options: ClientOptions) {
     const parsed = parseBody(text, res.headers.get("content-type") ?? "");
     if (!res.ok) throw errorFromResponse(res.status, res.headers, parsed);
     const requestId = res.headers.get("x-request-id") ?? bodyRequestId(parsed);
-    const checked = schema.safeParse(parsed);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-      throw new UnexpectedResponseError(`The ${res.status} response does not match the API contract${where}: ${issue?.message ?? "invalid"}.`, { status: res.status, requestId, body: parsed });
-    }
     const remaining = res.headers.get("x-ratelimit-remaining");
-    return { data: checked.data, requestId, rateLimitRemaining: remaining === null ? null : Number(remaining), attempts: 1 };
+    return {
+      data: endpoint.read(res.status, requestId, parsed),
+      requestId,
+      rateLimitRemaining: remaining === null ? null : Number(remaining),
+      idempotencyKey,
+      replayed: res.headers.get("idempotent-replayed") === "true",
+      retryAfter: parseRetryAfter(res.headers.get("retry-after")),
+    };
   }
 
-  async function call<T>(method: string, path: string, body: unknown, schema: z.ZodType<T>, callOptions: CallOptions = {}): Promise<ApiResult<T>> {
+  async function call<T>(endpoint: Endpoint<T>, callOptions: IdempotentCallOptions = {}): Promise<ApiResult<T>> {
     const callPolicy: RetryPolicy = { ...policy, ...callOptions.retry };
+    // Chosen once per call, so every retry of it carries the same key and is never billed twice.
+    const idempotencyKey = endpoint.idempotent ? idempotencyKeyFor(callOptions.idempotencyKey, callPolicy.maxRetries > 0) : null;
     const started = performance.now();
     for (let n = 0; ; n++) {
       const elapsed = performance.now() - started;
       try {
         const limitMs = Math.max(1, Math.min(timeoutMs, callPolicy.maxElapsedMs - elapsed));
-        const result = await attempt(method, path, body, schema, callOptions.signal, Math.round(limitMs));
+        const result = await attempt(endpoint, idempotencyKey, callOptions.signal, Math.round(limitMs));
         return { ...result, attempts: n + 1 };
       } catch (err) {
         if (!(err instanceof AdRankError)) throw err;
@@ -148,16 +196,34 @@ export function createClient(options: ClientOptions) {
     }
   }
 
+  const getRequest = (requestId: string, callOptions?: CallOptions) => call({ method: "GET", path: `/api/v1/requests/${encodeURIComponent(requestId)}`, read: requestOutcomeOf }, callOptions);
+
   return {
     /** POST /api/v1/rank: scores and ranks 1 to 20 creatives for one audience. */
-    rank: (request: RankInput, callOptions?: CallOptions) => call("POST", "/api/v1/rank", request, RankResponse, callOptions),
+    rank: async (request: RankInput, callOptions?: IdempotentCallOptions) => call({ method: "POST", path: "/api/v1/rank", body: synchronous("rank", request), idempotent: true, read: withSchema(RankResponse) }, callOptions),
     /** POST /api/v1/pairwise: 1 to 10 pairs, each judged by a panel of five blinded voters. */
-    pairwise: (request: PairwiseInput, callOptions?: CallOptions) => call("POST", "/api/v1/pairwise", request, PairwiseResponse, callOptions),
+    pairwise: async (request: PairwiseInput, callOptions?: IdempotentCallOptions) =>
+      call({ method: "POST", path: "/api/v1/pairwise", body: synchronous("pairwise", request), idempotent: true, read: withSchema(PairwiseResponse) }, callOptions),
+    /** POST /api/v1/rank with `async: true`: 202 at once with the request's status; then `waitForResult` or `getRequest`. */
+    rankAsync: (request: RankInput, callOptions: AsyncCallOptions = {}) => call({ method: "POST", path: "/api/v1/rank", body: asynchronous(request, callOptions), idempotent: true, read: accepted }, callOptions),
+    /** POST /api/v1/pairwise with `async: true`: 202 at once with the request's status. */
+    pairwiseAsync: (request: PairwiseInput, callOptions: AsyncCallOptions = {}) => call({ method: "POST", path: "/api/v1/pairwise", body: asynchronous(request, callOptions), idempotent: true, read: accepted }, callOptions),
+    /**
+     * GET /api/v1/requests/{request_id}: the result of a succeeded request (`operation` says
+     * which), else its status, `running` or `failed`. An unknown id is a `NotFoundError`.
+     */
+    getRequest,
+    /**
+     * Looks at an asynchronous request until it finishes and resolves its result (a rank result
+     * has `ranked`, a pairwise one `pairs`). Rejects with `RequestFailedError` when it failed and
+     * `TimeoutError` after `timeoutMs` (default 10 min), the request still running on the server.
+     */
+    waitForResult: (requestId: string, waitOptions?: WaitOptions) => waitForResult(getRequest, requestId, waitOptions),
     audiences: {
       /** GET /api/v1/audiences: the account's saved audiences. */
-      list: (callOptions?: CallOptions) => call("GET", "/api/v1/audiences", undefined, AudienceList, callOptions),
+      list: (callOptions?: CallOptions) => call({ method: "GET", path: "/api/v1/audiences", read: withSchema(AudienceList) }, callOptions),
       /** POST /api/v1/audiences: saves an audience; use its `id` as `audience_id`. */
-      create: (audience: CreateAudienceInput, callOptions?: CallOptions) => call("POST", "/api/v1/audiences", audience, SavedAudience, callOptions),
+      create: (audience: CreateAudienceInput, callOptions?: CallOptions) => call({ method: "POST", path: "/api/v1/audiences", body: audience, read: withSchema(SavedAudience) }, callOptions),
     },
   };
 }

@@ -2,6 +2,7 @@ import {
   AdRankError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   InsufficientCreditsError,
   NotFoundError,
   RateLimitError,
@@ -10,7 +11,7 @@ import {
   ValidationError,
 } from "./errors.ts";
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found", 413: "Payload Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Entity", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
+const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found", 409: "Conflict", 413: "Payload Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Entity", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
 
 export const statusText = (status: number): string => STATUS_TEXT[status] ?? "HTTP error";
 
@@ -47,6 +48,9 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
       return new InsufficientCreditsError(message, details);
     case 404:
       return new NotFoundError(message, details);
+    case 409:
+      // The body names the request that holds the key: the one to fetch with getRequest.
+      return new ConflictError(message, { ...details, requestId: stringField(body, "request_id") ?? requestId, retryAfter: parseRetryAfter(headers.get("retry-after")) ?? 5 });
     case 422:
       return new ValidationError(message, { ...details, field: stringField(body, "field") });
     case 429:

@@ -1,3 +1,5 @@
+import type { RequestStatus } from "./types.ts";
+
 /** What every failed call carries, whatever went wrong. */
 export interface ErrorDetails {
   /** The HTTP status; 0 when no response arrived. */
@@ -43,7 +45,23 @@ export class NotFoundError extends AdRankError {
   override name = "NotFoundError";
 }
 
-/** 422: a field of the request is invalid; `field` names it (e.g. `assets[3].url`). */
+/**
+ * 409: a request with this Idempotency-Key is still running, and the server waited for it as
+ * long as it could. `requestId` names that request; retried after `retryAfter` seconds.
+ */
+export class ConflictError extends AdRankError {
+  override name = "ConflictError";
+  readonly retryAfter: number;
+  constructor(message: string, details: ErrorDetails & { retryAfter: number }) {
+    super(message, details);
+    this.retryAfter = details.retryAfter;
+  }
+}
+
+/**
+ * 422: a field of the request is invalid; `field` names it (e.g. `assets[3].url`, or
+ * `Idempotency-Key` for a bad key or a key reused with another body).
+ */
 export class ValidationError extends AdRankError {
   override name = "ValidationError";
   readonly field: string | null;
@@ -80,7 +98,10 @@ export class ConnectionError extends AdRankError {
   override name = "ConnectionError";
 }
 
-/** No response within the client's time limit for one attempt. */
+/**
+ * No response within the client's time limit for one attempt; from `waitForResult`, the
+ * request did not finish in time (it keeps running on the server).
+ */
 export class TimeoutError extends AdRankError {
   override name = "TimeoutError";
 }
@@ -88,4 +109,14 @@ export class TimeoutError extends AdRankError {
 /** A 2xx whose body does not match the contract: a client/server version mismatch. */
 export class UnexpectedResponseError extends AdRankError {
   override name = "UnexpectedResponseError";
+}
+
+/** An asynchronous request ended without a result; `request` is its final status, `message` its `error`. */
+export class RequestFailedError extends AdRankError {
+  override name = "RequestFailedError";
+  readonly request: RequestStatus;
+  constructor(message: string, details: ErrorDetails & { request: RequestStatus }) {
+    super(message, details);
+    this.request = details.request;
+  }
 }

@@ -1,12 +1,26 @@
-export { createClient, type AdRankClient, type ApiResult, type CallOptions, type ClientOptions, type CreateAudienceInput, type PairwiseInput, type RankInput, type RetryEvent } from "./client.ts";
+export {
+  createClient,
+  type AdRankClient,
+  type ApiResult,
+  type AsyncCallOptions,
+  type CallOptions,
+  type ClientOptions,
+  type CreateAudienceInput,
+  type IdempotentCallOptions,
+  type PairwiseInput,
+  type RankInput,
+  type RetryEvent,
+} from "./client.ts";
 export {
   AdRankError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   ConnectionError,
   InsufficientCreditsError,
   NotFoundError,
   RateLimitError,
+  RequestFailedError,
   ServerError,
   ServiceUnavailableError,
   TimeoutError,
@@ -18,6 +32,9 @@ export { statusText } from "./error-from-response.ts";
 export { imageBytesToDataUri, imageFileToDataUri, MAX_IMAGE_BYTES, sniffImageType, type ImageMimeType } from "./data-uri.ts";
 export { ImageError, type ImageErrorKind } from "./image-error.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
-export type { AudienceList, PairwiseResponse, RankResponse, SavedAudience } from "./types.ts";
+export type { AudienceList, PairwiseResponse, RankResponse, RequestStatus, SavedAudience } from "./types.ts";
+export type { RequestOutcome } from "./request-outcome.ts";
+export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type RequestResult, type WaitOptions } from "./wait-for-result.ts";
 // The spec's closed lists, for pickers, help texts and client-side checks.
 export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, LIMITS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";
+export { signWebhookPayload, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, DEFAULT_WEBHOOK_TOLERANCE_SECONDS, type VerifyWebhookOptions, type WebhookVerification } from "./webhook-signature.ts";

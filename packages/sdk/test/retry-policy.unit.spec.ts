@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, BadRequestError, ConnectionError, InsufficientCreditsError, NotFoundError, RateLimitError, ServerError, ServiceUnavailableError, TimeoutError, UnexpectedResponseError, ValidationError } from "../src/errors.ts";
+import { AuthenticationError, BadRequestError, ConflictError, ConnectionError, InsufficientCreditsError, NotFoundError, RateLimitError, ServerError, ServiceUnavailableError, TimeoutError, UnexpectedResponseError, ValidationError } from "../src/errors.ts";
 import { DEFAULT_RETRY_POLICY, retryDelayMs } from "../src/retry-policy.ts";
 
 const details = (status: number) => ({ status, requestId: null, body: null });
@@ -12,6 +12,13 @@ describe("retry policy", () => {
     expect(retryDelayMs(limited(0), 0, 0, policy)).toBe(0);
     expect(retryDelayMs(limited(61), 0, 0, policy)).toBeNull();
     expect(retryDelayMs(limited(5), 0, 0, { ...policy, maxDelayMs: 4_000 })).toBeNull();
+  });
+
+  it("waits exactly Retry-After on 409, the same Idempotency-Key still running", () => {
+    const conflict = (retryAfter: number) => new ConflictError("Still running.", { ...details(409), retryAfter });
+    expect(retryDelayMs(conflict(5), 0, 0, policy)).toBe(5_000);
+    expect(retryDelayMs(conflict(5), 0, 0, { ...policy, maxDelayMs: 4_000 })).toBeNull();
+    expect(retryDelayMs(conflict(5), 2, 0, policy)).toBeNull();
   });
 
   it("backs off 5xx, timeouts and lost connections between half and all of a doubling delay", () => {
