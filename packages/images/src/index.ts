@@ -7,3 +7,5 @@ export type { AddressVerdict, AddressPolicy } from "./classify-address.ts";
 export { sniffImageFormat } from "./image-format.ts";
 export type { ImageFormat } from "./image-format.ts";
 export type { HostResolver, ResolvedAddress } from "./resolve-host.ts";
+export { lookupHostAddresses } from "./resolve-host.ts";
+export { pinnedLookup } from "./pinned-lookup.ts";

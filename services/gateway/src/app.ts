@@ -15,16 +15,23 @@ import imageIntakePlugin from "./plugins/image-intake.ts";
 import ledgerPlugin, { type GatewayLedger } from "./plugins/ledger.ts";
 import metricsPlugin, { createGatewayMetrics, type GatewayMetrics } from "./plugins/metrics.ts";
 import requestContextPlugin from "./plugins/request-context.ts";
+import durablePlugin from "./plugins/durable.ts";
 import docsRoutes from "./routes/docs/index.ts";
 import healthRoutes from "./routes/health/index.ts";
 import openApiRoutes from "./routes/api/v1/openapi/index.ts";
 import audiencesRoutes from "./operations/audiences/route.ts";
 import pairwiseRoutes from "./operations/pairwise/route.ts";
 import rankRoutes from "./operations/rank/route.ts";
+import requestsRoutes from "./operations/requests/route.ts";
+import { IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
 import { answerClientError } from "./http/client-error.ts";
 import { useStrictJsonParser } from "./http/strict-json.ts";
 
-export type AppConfig = Pick<GatewayConfig, "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS">;
+export type AppConfig = Pick<
+  GatewayConfig,
+  "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS"
+> &
+  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS">>;
 
 export interface AppDeps {
   config: AppConfig;
@@ -37,6 +44,8 @@ export interface AppDeps {
   refiner?: ClosePairRefiner;
   /** Prometheus instruments; main serves them on HEALTH_PORT. */
   metrics?: GatewayMetrics;
+  /** Null when a webhook_url may be used, else why not (https, public addresses); main.ts checks DNS. */
+  checkWebhookUrl?: (url: string) => Promise<string | null>;
   now?: () => number;
 }
 
@@ -75,11 +84,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ledgerPlugin, { ledger: deps.ledger });
   await app.register(imageIntakePlugin, { intake: deps.intake });
   await app.register(authPlugin, { keyCacheTtlMs: deps.config.KEY_CACHE_TTL_MS, now });
+  await app.register(durablePlugin, {
+    config: {
+      namespace: deps.bus.topo.namespace,
+      leaseMs: deps.config.REQUEST_LEASE_MS ?? 15_000,
+      keyTtlHours: IDEMPOTENCY_KEY_TTL_HOURS,
+      waitLimitMs: { rank: deps.config.RANK_TIMEOUT_MS, pairwise: deps.config.PAIRWISE_TIMEOUT_MS },
+      sweepMs: deps.config.ASYNC_SWEEP_MS ?? 2_000,
+      maxBackgroundRuns: deps.config.MAX_BACKGROUND_REQUESTS ?? 16,
+      retentionDays: deps.config.REQUEST_RETENTION_DAYS ?? REQUEST_RETENTION_DAYS,
+    },
+    // Without a checker (route tests) only the contract's syntax rule applies.
+    checkWebhookUrl: deps.checkWebhookUrl ?? (async () => null),
+    now,
+  });
 
   await app.register(healthRoutes);
   await app.register(docsRoutes);
   await app.register(openApiRoutes, { prefix: "/api/v1" });
   await app.register(audiencesRoutes, { prefix: "/api/v1/audiences" });
+  await app.register(requestsRoutes, { prefix: "/api/v1/requests" });
   await app.register(rankRoutes, {
     prefix: "/api/v1/rank",
     timeoutMs: deps.config.RANK_TIMEOUT_MS,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BaseEnv, envFlag, envInt } from "@adrank/runtime";
+import { WebhookEnv } from "./webhooks/config.ts";
 
 const MiB = 1024 * 1024;
 
@@ -30,5 +31,14 @@ export const GatewayEnv = BaseEnv.extend({
   LEDGER_TIMEOUT_MS: envInt(3_000, 100, 30_000),
   /** Replicas (1–5) of the JOBS stream and the image bucket when this service creates them (3 in production). */
   JOBS_JETSTREAM_REPLICAS: envInt(1, 1, 5),
+  /** How long a running idempotent or asynchronous request's lease lasts; renewed every third of it. A dead gateway's request is taken over after it. */
+  REQUEST_LEASE_MS: envInt(15_000, 1_000, 120_000),
+  /** How often each gateway looks for asynchronous requests whose gateway died. */
+  ASYNC_SWEEP_MS: envInt(2_000, 100, 60_000),
+  /** Asynchronous requests one gateway runs at once. */
+  MAX_BACKGROUND_REQUESTS: envInt(16, 1, 256),
+  /** Finished requests are fetchable this long (the API promises at least 30 days). */
+  REQUEST_RETENTION_DAYS: envInt(30, 30, 3_650),
+  ...WebhookEnv,
 });
 export type GatewayConfig = z.infer<typeof GatewayEnv>;

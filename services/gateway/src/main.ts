@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { createDb, schemaProblem } from "@adrank/db";
+import { webhooksRepository } from "@adrank/db/repositories";
 import { createImageIntake } from "@adrank/images";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, ensureStream, openImageStore, topology } from "@adrank/messaging";
@@ -8,6 +9,8 @@ import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from 
 import { buildApp } from "./app.ts";
 import { createGatewayMetrics } from "./plugins/metrics.ts";
 import { GatewayEnv } from "./config.ts";
+import { checkWebhookUrl } from "./webhooks/check-webhook-url.ts";
+import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
 const config = configOrExit(() => loadConfig(GatewayEnv));
 const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -45,6 +48,7 @@ const app = await buildApp({
     ...(config.IMAGE_CA_FILE ? { ca: readFileSync(config.IMAGE_CA_FILE, "utf8") } : {}),
     onWarning: (message) => logger.warn({ component: "image-intake" }, message),
   }),
+  checkWebhookUrl: (url) => checkWebhookUrl(url, { allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK }),
 });
 
 const address = await app.listen({ port: config.PORT, host: config.HOST });
@@ -53,12 +57,15 @@ const internal = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, {
   routes: { "/metrics": () => metrics.metrics.render() },
 });
 logger.info({ address, namespace: topo.namespace }, "gateway listening");
+// Every gateway delivers webhooks; a lease per delivery keeps two from sending one at once.
+const webhooks = startWebhookDelivery({ repo: webhooksRepository(db), log: logger.child({ component: "webhooks" }), config });
 
 // In-flight rank requests may run to their limit; leave them that long to finish and settle.
 onShutdown(
   logger,
   [
     { name: "stop accepting and finish in-flight requests", run: () => app.close() },
+    { name: "finish webhook attempts in flight", run: () => webhooks.stop() },
     { name: "drain NATS", run: () => nc.drain() },
     { name: "close the Postgres pool", run: () => db.destroy() },
     { name: "close the metrics listener", run: () => new Promise<void>((r) => (internal ? internal.close(() => r()) : r())) },

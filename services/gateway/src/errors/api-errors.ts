@@ -82,3 +82,23 @@ export class VotersUnavailableError extends Error {
     super("No panel voter is available right now, so the comparison was not run and nothing was charged. Please retry shortly.");
   }
 }
+
+/** An Idempotency-Key whose first request still runs after the repeat waited its whole limit (409). */
+export class IdempotentRequestInProgressError extends Error {
+  override name = "IdempotentRequestInProgressError";
+  readonly requestId: string;
+  readonly retryAfter: number;
+  constructor(requestId: string, retryAfter: number) {
+    super(`A request with this Idempotency-Key (request_id ${requestId}) is still running. Retry with the same key in a few seconds to get its result, or fetch it with GET /api/v1/requests/${requestId}; it is not run or billed twice.`);
+    this.requestId = requestId;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** GET /api/v1/requests/{id} of an unknown id, a malformed one, or another account's (404). */
+export class RequestNotFoundError extends Error {
+  override name = "RequestNotFoundError";
+  constructor(requestId: string) {
+    super(`No request with id ${JSON.stringify(requestId.slice(0, 100))} exists for this account. Results are kept for 30 days.`);
+  }
+}

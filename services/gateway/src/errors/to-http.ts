@@ -3,8 +3,10 @@ import {
   BodyValidationError,
   InsufficientCreditsError,
   MalformedBodyError,
+  IdempotentRequestInProgressError,
   MeteringUnavailableError,
   RateLimitedError,
+  RequestNotFoundError,
   UnauthenticatedError,
   VotersUnavailableError,
 } from "./api-errors.ts";
@@ -32,6 +34,8 @@ export function toHttpFailure(err: unknown, requestId: string, limits: { bodyLim
   if (err instanceof MalformedBodyError) return caller(400, { error: err.message });
   if (err instanceof BodyValidationError) return caller(422, err.field === undefined ? { error: err.message } : { error: err.message, field: err.field });
   if (err instanceof AudienceNotFoundError) return caller(404, { error: err.message, field: "audience_id" });
+  if (err instanceof RequestNotFoundError) return caller(404, { error: err.message });
+  if (err instanceof IdempotentRequestInProgressError) return caller(409, { error: err.message, request_id: err.requestId }, { "Retry-After": String(err.retryAfter) });
   if (err instanceof InsufficientCreditsError) return caller(402, { error: err.message });
   if (err instanceof RateLimitedError) {
     return caller(

@@ -4,11 +4,13 @@ import type { Database } from "@adrank/db";
 import { accountsRepository, type AccountsRepository } from "@adrank/db/repositories";
 import { apiKeysRepository, type ApiKeysRepository } from "@adrank/db/repositories";
 import { audiencesRepository, type AudiencesRepository } from "@adrank/db/repositories";
+import { requestsRepository, type RequestsRepository } from "@adrank/db/repositories";
 
 export interface Repositories {
   accounts: AccountsRepository;
   apiKeys: ApiKeysRepository;
   audiences: AudiencesRepository;
+  requests: RequestsRepository;
 }
 
 declare module "fastify" {
@@ -22,7 +24,7 @@ declare module "fastify" {
 export default fp(
   async (app, opts: { db: Kysely<Database> }) => {
     app.decorate("db", opts.db);
-    app.decorate("repos", { accounts: accountsRepository(opts.db), apiKeys: apiKeysRepository(opts.db), audiences: audiencesRepository(opts.db) });
+    app.decorate("repos", { accounts: accountsRepository(opts.db), apiKeys: apiKeysRepository(opts.db), audiences: audiencesRepository(opts.db), requests: requestsRepository(opts.db) });
   },
   { name: "db" },
 );

@@ -29,7 +29,8 @@ export default fp(
       closing = true;
     });
     app.addHook("onSend", async (request, reply) => {
-      reply.header("X-Request-Id", request.id);
+      // A replayed or fetched request keeps the id of the request it answers for.
+      if (!reply.hasHeader("X-Request-Id")) reply.header("X-Request-Id", request.id);
       if (closing) reply.header("Connection", "close");
     });
   },

@@ -1,35 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { PairwiseRequest } from "@adrank/contracts";
-import { parseJsonBody } from "../../http/parse-body.ts";
-import { operationCall, operationDeps, type MeteredRouteOptions } from "../shared/operation-context.ts";
-import { resolveAudience } from "../shared/resolve-audience.ts";
-import { runPairwise } from "./run-pairwise.ts";
+import { pairwiseWork, type PairwiseRouteOptions } from "./pairwise-work.ts";
 
-export interface PairwiseRouteOptions extends MeteredRouteOptions {
-  presenceTimeoutMs: number;
-  imageConcurrency: number;
-}
+export type { PairwiseRouteOptions };
 
-/** POST /api/v1/pairwise (operation compareCreativePairs). */
+/** POST /api/v1/pairwise (operation compareCreativePairs): synchronous, idempotent with a key, or asynchronous (durable/). */
 export default async function pairwiseRoutes(app: FastifyInstance, opts: PairwiseRouteOptions) {
   app.addHook("onRequest", app.authenticate);
-
-  app.post("/", async (request, reply) => {
-    const body = parseJsonBody(PairwiseRequest, request.body);
-    const audience = await resolveAudience(app.repos.audiences, request.caller!.accountId, body);
-    const result = await runPairwise(
-      {
-        ...operationDeps(app, opts),
-        imageConcurrency: opts.imageConcurrency,
-        presenceTimeoutMs: opts.presenceTimeoutMs,
-        observe: (results, settledPanels) => {
-          for (const r of results) app.gatewayMetrics.panels.inc({ source: "pairwise", status: r.status });
-          app.gatewayMetrics.billed.inc({ kind: "pairwise" }, settledPanels);
-        },
-      },
-      { ...operationCall(request, reply), body, audience },
-    );
-    reply.header("X-RateLimit-Remaining", String(result.rateLimitRemaining));
-    return result.body;
-  });
+  app.durable.register("pairwise", pairwiseWork(app, opts));
+  app.post("/", (request, reply) => app.durable.serve(request, reply, "pairwise"));
 }

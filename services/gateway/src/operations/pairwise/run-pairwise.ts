@@ -26,6 +26,10 @@ export interface PairwiseDeps extends MeteredDeps {
 export interface PairwiseCall extends Omit<MeteredCall, "kind" | "units" | "log"> {
   body: PairwiseRequest;
   audience: ResolvedAudience;
+  /** The id votes travel under on the bus: the request id, or a fresh one for a takeover's attempt. */
+  runId?: string;
+  /** Called as each pair's panel ends, with how many have. */
+  onProgress?(done: number): void;
   traceparent: string | null;
   log: PreparationLogger & MeteredCall["log"] & { debug(obj: object, msg?: string): void };
 }
@@ -38,6 +42,8 @@ export interface PairwiseCall extends Omit<MeteredCall, "kind" | "units" | "log"
  */
 export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promise<MeteredResult<PairwiseResponse>> {
   const { body, requestId, log } = call;
+  const runId = call.runId ?? requestId;
+  let done = 0;
   const voter = await askPresence(deps.nc, deps.topo.presence("panel-voter"), deps.presenceTimeoutMs);
   if (!voter) throw new VotersUnavailableError();
   // The request's persona; each image brings its own asset_type (or none) to the panel.
@@ -52,7 +58,7 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
     async ({ workDeadline, stop, stoppedBy }) => {
       const stopReason = () =>
         stoppedBy() === "client" ? "The request was cancelled before the vote was cast." : `The vote was not cast within the request's time limit of ${Math.round(deps.timeoutMs / 1000)} s.`;
-      const session = openPanelSession({ nc: deps.nc, js: deps.js, topo: deps.topo, requestId, deadline: workDeadline, stop, stopReason, traceparent: call.traceparent, log });
+      const session = openPanelSession({ nc: deps.nc, js: deps.js, topo: deps.topo, requestId: runId, deadline: workDeadline, stop, stopReason, traceparent: call.traceparent, log });
       try {
         // Each distinct image is fetched and stored once, however many pairs use it.
         const urls = [...new Set(body.pairs.flatMap((p) => [p.a.image_url, p.b.image_url]))];
@@ -71,10 +77,12 @@ export async function runPairwise(deps: PairwiseDeps, call: PairwiseCall): Promi
             if (typeof a === "string" || typeof b === "string") {
               const which = typeof a === "string" ? `Image a (${pair.a.id})` : `Image b (${pair.b.id})`;
               const reason = typeof a === "string" ? a : (b as string);
+              call.onProgress?.(++done);
               return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: [], tally: tallyPanel([]), error: `${which} could not be used: ${reason} No vote was cast and the pair is not billed.` });
             }
             const run = await session.run(`p${i + 1}`, persona, a, b);
             panelUsage.push(run.usage);
+            call.onProgress?.(++done);
             return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: run.votes, tally: tallyPanel(run.votes) });
           }),
         );

@@ -22,6 +22,10 @@ export interface RankDeps extends MeteredDeps {
 
 export interface RankCall extends Omit<MeteredCall, "kind" | "units" | "log"> {
   plan: RankPlan;
+  /** The id jobs and results travel under on the bus: the request id, or a fresh one for a takeover's attempt (the first attempt's jobs may still be in flight). */
+  runId?: string;
+  /** Called as each asset finishes, with how many have. */
+  onProgress?(done: number): void;
   traceparent: string | null;
   log: AssetLogger & MeteredCall["log"];
 }
@@ -36,6 +40,8 @@ const PUBLISH_TIMEOUT_MS = 5_000;
  */
 export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredResult<RankResponse>> {
   const { plan, requestId, log } = call;
+  const runId = call.runId ?? requestId;
+  let done = 0;
   const outcomes: Array<AssetOutcome | undefined> = new Array(plan.assets.length);
   return runMetered(
     deps,
@@ -43,10 +49,10 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredRe
     async ({ workDeadline, stop, stoppedBy }) => {
       const stopReason = () =>
         stoppedBy() === "client" ? "The request was cancelled before the asset was scored." : `The asset was not scored within the request's time limit of ${Math.round(deps.timeoutMs / 1000)} s.`;
-      const results = openScoreResults(deps.nc, deps.topo, requestId, stop, stopReason, log);
+      const results = openScoreResults(deps.nc, deps.topo, runId, stop, stopReason, log);
       try {
         const ctx: EvaluateAssetContext = {
-          requestId,
+          requestId: runId,
           deadline: workDeadline,
           signal: stop,
           stopReason,
@@ -65,6 +71,7 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredRe
           stop,
           async (asset) => {
             outcomes[asset.index] = await evaluateAsset(asset, ctx, preparations[asset.index]!);
+            call.onProgress?.(++done);
           },
           (asset) => {
             outcomes[asset.index] = { kind: "failed", error: stopReason() };
@@ -76,7 +83,7 @@ export async function runRank(deps: RankDeps, call: RankCall): Promise<MeteredRe
           const prepared = await preparations[asset.index]!;
           if (prepared.ok) images.set(asset.index, imageRefOf(prepared.image));
         }
-        const refinement = await deps.refiner({ requestId, plan, assets: batch.scored, images, deadline: workDeadline, signal: stop, traceparent: call.traceparent });
+        const refinement = await deps.refiner({ requestId: runId, plan, assets: batch.scored, images, deadline: workDeadline, signal: stop, traceparent: call.traceparent });
         return {
           unitsUsed: batch.billedEvaluations,
           modelUsage: modelUsageOfRank(outcomes, refinement),

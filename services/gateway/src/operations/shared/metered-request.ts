@@ -21,8 +21,14 @@ export interface MeteredCall {
   units: number;
   /** Epoch ms when the request arrived. */
   receivedAt: number;
-  /** Fires when the client disconnects before the response. */
+  /** Fires when the client disconnects before the response (never, for a durable request: its work outlives the connection). */
   clientGone: AbortSignal;
+  /** The ledger reservation; the request id unless a takeover had to reserve under another. */
+  reservationId?: string;
+  /** Reserved already (an asynchronous request reserves before its 202; a takeover before it runs). */
+  alreadyReserved?: { windowRemaining: number };
+  /** Settle 0 whatever is used: a takeover rerunning work that was billed before its answer was lost. */
+  free?: boolean;
   log: MeteringLogger & { info(obj: object, msg?: string): void };
 }
 
@@ -80,14 +86,16 @@ export async function runMetered<T>(
   unfinished: () => UnfinishedUsage,
 ): Promise<MeteredResult<T>> {
   const { log } = call;
-  const reservation = await reserveUsage(deps.ledger, { kind: call.kind, accountId: call.caller.accountId, keyId: call.caller.keyId, reservationId: call.requestId, units: call.units }, log);
+  const reservationId = call.reservationId ?? call.requestId;
+  const reservation =
+    call.alreadyReserved ?? (await reserveUsage(deps.ledger, { kind: call.kind, accountId: call.caller.accountId, keyId: call.caller.keyId, reservationId, units: call.units }, log));
 
   const workDeadline = call.receivedAt + deps.timeoutMs - settleMarginMs(deps.timeoutMs, deps.ledgerTimeoutMs);
   const deadline = startDeadline(workDeadline - deps.now());
   const stop = AbortSignal.any([deadline.signal, call.clientGone]);
   const stoppedBy = () => (call.clientGone.aborted ? "client" : deadline.signal.aborted ? "deadline" : null);
   const settle = (unitsUsed: number, modelUsage: ModelUsage[]) =>
-    settleUsage(deps.ledger, { accountId: call.caller.accountId, reservationId: call.requestId, unitsUsed, ...(modelUsage.length > 0 ? { modelUsage } : {}) }, log, {
+    settleUsage(deps.ledger, { accountId: call.caller.accountId, reservationId, unitsUsed: call.free ? 0 : unitsUsed, ...(modelUsage.length > 0 ? { modelUsage } : {}) }, log, {
       limitAt: call.receivedAt + deps.timeoutMs,
       ledgerTimeoutMs: deps.ledgerTimeoutMs,
       now: deps.now,

@@ -1,6 +1,6 @@
 import type { ModelUsage } from "@adrank/bus-contracts";
 import type { UsageKind } from "@adrank/contracts";
-import { isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
+import { isLedgerUnavailable, type LedgerClient, type Rejection } from "@adrank/ledger-client";
 import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../../errors/api-errors.ts";
 
 /** The part of the ledger client metering uses. */
@@ -38,15 +38,19 @@ export async function reserveUsage(ledger: MeteringLedger, r: Reservation, log: 
     throw err;
   }
   if (reply.ok) return reply.value;
-  const rejection = reply.rejection;
+  throw refusalOf(reply.rejection, r.kind);
+}
+
+/** A ledger refusal of a reservation as the typed error of its status (402, 429; anything else is our bug: 500). */
+export function refusalOf(rejection: Rejection, kind: UsageKind): Error {
   switch (rejection.type) {
     case "InsufficientCredits":
-      throw new InsufficientCreditsError(rejection.available, rejection.required, r.kind);
+      return new InsufficientCreditsError(rejection.available, rejection.required, kind);
     case "RateLimited":
-      throw new RateLimitedError(rejection.retryAfter, rejection.resetAt, rejection.remaining, r.kind, rejection.limit);
+      return new RateLimitedError(rejection.retryAfter, rejection.resetAt, rejection.remaining, kind, rejection.limit);
     default:
       // Any other refusal is our bug (a duplicate reservation id, bad units): a 500 that charged nothing.
-      throw new Error(`ledger refused the reservation: ${JSON.stringify(rejection)}`);
+      return new Error(`ledger refused the reservation: ${JSON.stringify(rejection)}`);
   }
 }
 

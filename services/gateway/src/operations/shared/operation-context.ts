@@ -1,6 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { validTraceparent } from "../../http/traceparent.ts";
-import { clientGoneSignal } from "./client-gone.ts";
+import type { FastifyInstance } from "fastify";
 
 /** The limits a metered route is registered with. */
 export interface MeteredRouteOptions {
@@ -22,17 +20,5 @@ export function operationDeps(app: FastifyInstance, opts: MeteredRouteOptions) {
     timeoutMs: opts.timeoutMs,
     ledgerTimeoutMs: opts.ledgerTimeoutMs,
     now: opts.now,
-  };
-}
-
-/** What every metered operation takes from the request: who calls, since when, whether it is still there. */
-export function operationCall(request: FastifyRequest, reply: FastifyReply) {
-  return {
-    requestId: request.id,
-    caller: request.caller!,
-    receivedAt: request.receivedAt,
-    clientGone: clientGoneSignal(reply),
-    traceparent: validTraceparent(request.headers.traceparent),
-    log: request.log,
   };
 }

@@ -1,0 +1,20 @@
+import type { RequestStatus } from "@adrank/contracts";
+import type { RequestView } from "@adrank/db/repositories";
+
+export const resultUrlOf = (requestId: string) => `/api/v1/requests/${requestId}`;
+
+/** The public status of a request (the 202 body, and GET while it runs or after it failed). */
+export function requestStatusOf(v: Pick<RequestView, "requestId" | "operation" | "state" | "createdAt" | "finishedAt" | "progressDone" | "progressTotal" | "error" | "webhook">): RequestStatus {
+  return {
+    object: "request",
+    request_id: v.requestId,
+    operation: v.operation,
+    status: v.state,
+    created_at: v.createdAt.toISOString(),
+    finished_at: v.finishedAt ? v.finishedAt.toISOString() : null,
+    progress: { done: v.progressDone, total: v.progressTotal, unit: v.operation === "rank" ? "assets" : "pairs" },
+    result_url: resultUrlOf(v.requestId),
+    webhook: v.webhook ? { url: v.webhook.url, state: v.webhook.state, attempts: v.webhook.attempts } : null,
+    error: v.error,
+  };
+}
