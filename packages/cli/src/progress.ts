@@ -3,11 +3,11 @@
  * one line otherwise (logs and CI keep no animation). Writes only to stderr, so stdout stays
  * clean for --json.
  */
-export function startProgress(label: string, stream: NodeJS.WriteStream = process.stderr): { note(text: string): void; stop(): void } {
+export function startProgress(label: string, stream: NodeJS.WriteStream = process.stderr): { note(text: string): void; say(line: string): void; stop(): void } {
   const started = Date.now();
   if (!stream.isTTY) {
     stream.write(`${label}…\n`);
-    return { note: (text) => stream.write(`${text}\n`), stop: () => {} };
+    return { note: (text) => stream.write(`${text}\n`), say: (line) => stream.write(`${line}\n`), stop: () => {} };
   }
   const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
   let i = 0;
@@ -18,6 +18,11 @@ export function startProgress(label: string, stream: NodeJS.WriteStream = proces
   return {
     note(text) {
       extra = ` (${text})`;
+    },
+    // A line that stays: printed above the spinner, which goes on below it.
+    say(line) {
+      stream.write(`\r\x1b[K${line}\n`);
+      draw();
     },
     stop() {
       clearInterval(timer);

@@ -1,20 +1,22 @@
 import { writeFile } from "node:fs/promises";
-import { ASSET_TYPES, GOALS, LIMITS } from "@adrank/sdk";
+import { ASSET_TYPES, GOALS, LIMITS, type RankResponse, type RequestResult, type RequestStatus } from "@adrank/sdk";
+import { ASYNC_HELP, ASYNC_OPTIONS, checkAsyncFlags } from "../async-flags.ts";
 import { checkAssetType, checkGoal } from "../closed-list-flags.ts";
 import { readCopyFile } from "../copy-file.ts";
 import { htmlReport } from "../html-report.ts";
 import { readImageFile } from "../image-file.ts";
 import { expandImagePaths, skippedNote } from "../image-paths.ts";
-import { jsonOutput } from "../json-output.ts";
+import { acceptedLines, asyncCallOptions, callModeOf, syncCallOptions, waitingLine } from "../durable-call.ts";
 import { wantsColour } from "../models-note.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
 import { startProgress } from "../progress.ts";
-import { rankedTable } from "../ranked-table.ts";
 import { checkReportPath } from "../report-path.ts";
 import { rankRequestOf } from "../requests/rank-request.ts";
+import { rankOutput } from "../result-output.ts";
 import { clientOf, settingsFromEnv } from "../settings.ts";
 import { UsageError } from "../usage-error.ts";
+import { waitForRequest } from "../wait-for-request.ts";
 import { AUDIENCE_OPTIONS, audienceOf } from "./audience-flags.ts";
 
 /** A list laid out in lines of at most 100 columns, each under the option descriptions. */
@@ -58,9 +60,15 @@ ${listed(ASSET_TYPES.map((t) => `"${t}"`))}
                                 images it echoes as data URIs (asset_url) are shortened to
                                 "data:image/png;base64,… (34 KiB)" (asset_id names the file)
   --html <file>                 also write a self-contained HTML report with thumbnails
-  --audience-description <text> with --audience-name`;
+  --audience-description <text> with --audience-name
+${ASYNC_HELP}
 
-const RANK_OPTIONS = { ...AUDIENCE_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
+When stderr is a terminal and more than one image is ranked, rank submits the request
+asynchronously and polls it, so the progress line can say "3 of 8 assets scored"; what it prints
+on stdout is the same either way. Piped or redirected stderr (scripts, CI), one image, or an
+--idempotency-key keep the single synchronous call.`;
+
+const RANK_OPTIONS = { ...AUDIENCE_OPTIONS, ...ASYNC_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
 
 /** At most this many images per ranking: the API's own limit, from the contract. */
 const MAX_IMAGES = LIMITS.assetsMax;
@@ -73,6 +81,7 @@ export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: N
   checkGoal(values.goal);
   checkAssetType(values["asset-type"]);
   audienceOf(values);
+  checkAsyncFlags(values);
   const settings = settingsFromEnv(env);
   if (values.html) await checkReportPath(values.html);
 
@@ -85,18 +94,37 @@ export async function rankCommand(args: string[], env: NodeJS.ProcessEnv, out: N
   const copies = values.copy ? await readCopyFile(values.copy, names) : images.map(() => null);
   const request = rankRequestOf(values, images, copies);
 
-  const progress = startProgress(`ranking ${counted(images.length, "image")}`);
+  const mode = callModeOf(values, err.isTTY === true && images.length > 1);
+
+  const progress = startProgress(`${mode === "async" ? "submitting" : "ranking"} ${counted(images.length, "image")}`, err);
   const client = clientOf(settings, (e) => progress.note(`${e.error.status === 429 ? "rate limited" : "retrying"}, waiting ${(e.delayMs / 1000).toFixed(1)} s`));
-  let result;
+  let accepted: RequestStatus | null = null;
+  let result: RankResponse | null = null;
   try {
-    result = await client.rank(request);
+    if (mode === "sync") result = (await client.rank(request, syncCallOptions(values))).data;
+    else {
+      accepted = (await client.rankAsync(request, asyncCallOptions(values))).data;
+      if (mode === "async-wait") progress.say(waitingLine(accepted));
+      if (mode !== "async") result = rankOf(await waitForRequest(client, accepted, progress));
+    }
   } finally {
     progress.stop();
   }
+  if (result === null) {
+    const lines = acceptedLines(accepted!, values.json === true);
+    out.write(lines.stdout);
+    return void err.write(lines.stderr);
+  }
   // The result goes out first: a report that fails to write must not lose a paid ranking.
-  out.write(values.json ? jsonOutput(result.data) : `${rankedTable(result.data, (id, url) => id ?? url.slice(0, 40), { colour: wantsColour(out, env) })}\n`);
+  out.write(rankOutput(result, { json: values.json === true, colour: wantsColour(out, env) }));
   if (values.html) {
-    await writeFile(values.html, htmlReport(result.data, images, `Ranking of ${counted(images.length, "image")}`));
+    await writeFile(values.html, htmlReport(result, images, `Ranking of ${counted(images.length, "image")}`));
     if (!values.json) out.write(`report written to ${values.html}\n`);
   }
+}
+
+/** A waited-for result of a rank request is a ranking; anything else is the server's mistake. */
+function rankOf(result: RequestResult): RankResponse {
+  if ("ranked" in result) return result;
+  throw new Error("the request's result is not a ranking");
 }

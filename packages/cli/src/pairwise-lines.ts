@@ -1,0 +1,21 @@
+import type { PairwiseResponse } from "@adrank/sdk";
+import { modelsNoteLines, printable } from "./models-note.ts";
+import { fixed } from "./number-format.ts";
+import { counted, nounFor } from "./plural.ts";
+
+const ratio = (n: number | null | undefined) => (n === null || n === undefined ? "–" : fixed(n, 2));
+
+/** The pair's outcome as the terminal shows it: the verdict, one line per vote, the bill and the models. */
+export function pairwiseLines(response: PairwiseResponse, { colour = false } = {}): string[] {
+  const pair = response.pairs[0]!;
+  const lines = [
+    pair.winnerId
+      ? `winner: ${pair.winnerId} (${pair.votesFor} of ${pair.votesTotal} ${nounFor(pair.votesTotal ?? 0, "vote")}, win rate ${ratio(pair.winRate)}, consistency ${ratio(pair.consistency)}; ${pair.status})`
+      : `no winner (${pair.status})`,
+    ...pair.votes.map((v) => `  ${v.voterId} (${v.order}${v.model ? `, ${printable(v.model)}` : ""}): ${v.valid === false ? `invalid: ${v.invalidReason ?? ""}` : `picked ${v.winnerId}`}`),
+  ];
+  if (pair.error) lines.push(`error: ${pair.error}`);
+  lines.push(`${counted(response.summary.credits_used, "credit")} used`);
+  lines.push(...modelsNoteLines(response.summary.models, "votes", colour));
+  return lines;
+}
