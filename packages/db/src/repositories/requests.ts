@@ -9,6 +9,8 @@ export interface NewRequest {
   requestId: string;
   /** The deployment's ADRANK_NAMESPACE ("" by default): takeovers stay inside it. */
   namespace?: string;
+  /** When the request arrived (default: the database's now); a whole millisecond, so the console's paging cursor matches it exactly. */
+  createdAt?: Date;
   accountId: string;
   keyId: string;
   operation: RequestOperation;
@@ -406,6 +408,7 @@ function rowOf(r: NewRequest, requestBody: string | null) {
     lease_expires_at: leaseUntil(r.leaseMs),
     progress_total: r.progressTotal,
     accepted_body: r.acceptedBody ?? null,
+    ...(r.createdAt ? { created_at: r.createdAt } : {}),
   };
 }
 
