@@ -124,12 +124,16 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
       await mkdir(join(dir, "bin"));
       await writeFile(join(dir, "bin", "adrank"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
       await chmod(join(dir, "bin", "adrank"), 0o755);
-      const env = { PATH: `${join(dir, "bin")}:${process.env.PATH ?? ""}`, ADRANK_API_KEY: account.key, ADRANK_BASE_URL: stack.baseUrl, NO_COLOR: "1" };
+      // The getRequest curl sample fetches a request the reader made before: one rank, by its id.
+      const made = await fetch(`${stack.baseUrl}/api/v1/rank`, { method: "POST", headers: { authorization: `Bearer ${account.key}`, "content-type": "application/json" }, body: JSON.stringify(example) });
+      expect(made.status).toBe(200);
+      const REQUEST_ID = ((await made.json()) as { request_id: string }).request_id;
+      const env = { PATH: `${join(dir, "bin")}:${process.env.PATH ?? ""}`, ADRANK_API_KEY: account.key, ADRANK_BASE_URL: stack.baseUrl, NO_COLOR: "1", REQUEST_ID };
       // The SDK sample imports @adrank/sdk, which resolves inside the repository only.
       const sdkDir = join(SHOTS, "sdk-samples");
       await mkdir(sdkDir, { recursive: true });
 
-      const operations = [openApi.paths["/api/v1/audiences"]!.post!, openApi.paths["/api/v1/audiences"]!.get!, rank, openApi.paths["/api/v1/pairwise"]!.post!];
+      const operations = [openApi.paths["/api/v1/audiences"]!.post!, openApi.paths["/api/v1/audiences"]!.get!, rank, openApi.paths["/api/v1/pairwise"]!.post!, openApi.paths["/api/v1/requests/{request_id}"]!.get!];
       for (const op of operations) {
         for (const sample of op["x-codeSamples"]) {
           const what = `${op.operationId} ${sample.label}`;
