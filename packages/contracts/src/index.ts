@@ -15,3 +15,5 @@ export { validationError, badRequest, parseWith, type HttpError } from "./errors
 export { formatFieldPath } from "./errors/field-path.ts";
 export { buildOpenApiDocument } from "./openapi/document.ts";
 export * from "./requests/index.ts";
+export * from "./outcomes/index.ts";
+export * from "./calibration/index.ts";

@@ -61,6 +61,8 @@ function sentence(field: string, issue: z.core.$ZodIssue, value: unknown): strin
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined) return `${field} is required.`;
+      // 1e400 parses to Infinity, which zod refuses as "not a number": say what is wrong with it.
+      if (issue.expected === "number" && typeof value === "number") return `${field} must be a finite number.`;
       return `${field} must be ${TYPE_NAMES[issue.expected] ?? issue.expected}${value === null ? ", not null" : ""}.`;
     case "too_small":
       if (issue.origin === "array") return `${field} must have at least ${issue.minimum} item${issue.minimum === 1 ? "" : "s"}.`;
@@ -73,6 +75,8 @@ function sentence(field: string, issue: z.core.$ZodIssue, value: unknown): strin
     case "invalid_value":
       return `${field} must be one of: ${issue.values.map((v) => String(v)).join(", ")}.`;
     case "invalid_format":
+      // A pattern with its own message (e.g. metric names) says what is allowed; zod's default names the regex.
+      if (issue.format === "regex" && !issue.message.startsWith("Invalid")) return `${field} ${issue.message}.`;
       return `${field} is not a valid ${issue.format}.`;
     case "custom":
       return /^[A-Z]/.test(issue.message) ? issue.message : `${field} ${issue.message}.`;
