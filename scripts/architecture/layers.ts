@@ -1,17 +1,17 @@
 // The layers of the tree, bottom up (docs/architecture.md draws them). A workspace may
 // import its own layer or a lower one, never a higher one. Pure layers hold rules and
-// contracts only: they may depend on zod and on each other, never on anything with I/O.
+// contracts only: they may depend on zod (and eval-stats on simple-statistics) and on each other, never on anything with I/O.
 
 export interface Layer {
   name: string;
-  /** True when nothing in it may do I/O: its only outside dependency is zod. */
+  /** True when nothing in it may do I/O: its outside dependencies are those of PURE_ALLOWED. */
   pure: boolean;
   workspaces: readonly string[];
 }
 
 export const LAYERS: readonly Layer[] = [
   { name: "contracts", pure: true, workspaces: ["@adrank/contracts", "@adrank/bus-contracts", "@adrank/ledger-domain"] },
-  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly", "@adrank/request-records"] },
+  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly", "@adrank/request-records", "@adrank/eval-stats"] },
   { name: "infrastructure", pure: false, workspaces: ["@adrank/runtime", "@adrank/api-keys", "@adrank/models", "@adrank/telemetry", "@adrank/messaging", "@adrank/images", "@adrank/db"] },
   { name: "clients", pure: false, workspaces: ["@adrank/ledger-client", "@adrank/panel-client", "@adrank/sdk", "@adrank/cli"] },
   {
@@ -21,5 +21,8 @@ export const LAYERS: readonly Layer[] = [
   },
 ];
 
-/** What a pure workspace may import besides other pure workspaces. */
-export const PURE_ALLOWED = new Set(["zod"]);
+/**
+ * What a pure workspace may import besides other pure workspaces: zod, and simple-statistics
+ * (rank correlation and quantiles; arithmetic only, no I/O), which eval-stats builds on.
+ */
+export const PURE_ALLOWED = new Set(["zod", "simple-statistics"]);

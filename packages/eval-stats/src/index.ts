@@ -1,0 +1,13 @@
+export type { Estimate, Figures, FiguresOptions, ScoredOutcome } from "./figures.ts";
+export { spearmanRho } from "./spearman-rho.ts";
+export { kendallTauB } from "./kendall-tau-b.ts";
+export { pairwiseAgreement } from "./pairwise-agreement.ts";
+export type { AgreementPoint, PairwiseAgreement } from "./pairwise-agreement.ts";
+export { DEFAULT_SEED, seededRandom } from "./seeded-random.ts";
+export { bootstrapInterval, bootstrapIntervals } from "./bootstrap-interval.ts";
+export type { BootstrapOptions, Interval } from "./bootstrap-interval.ts";
+export { shareEstimate } from "./share-estimate.ts";
+export type { ShareOptions } from "./share-estimate.ts";
+export { figuresOf } from "./figures-of.ts";
+export { calibrationReport } from "./calibration-report.ts";
+export type { CalibrationRow } from "./calibration-report.ts";
