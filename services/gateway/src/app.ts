@@ -20,6 +20,8 @@ import docsRoutes from "./routes/docs/index.ts";
 import healthRoutes from "./routes/health/index.ts";
 import openApiRoutes from "./routes/api/v1/openapi/index.ts";
 import audiencesRoutes from "./operations/audiences/route.ts";
+import calibrationRoutes from "./operations/calibration/route.ts";
+import outcomesRoutes from "./operations/outcomes/route.ts";
 import pairwiseRoutes from "./operations/pairwise/route.ts";
 import rankRoutes from "./operations/rank/route.ts";
 import requestsRoutes from "./operations/requests/route.ts";
@@ -104,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openApiRoutes, { prefix: "/api/v1" });
   await app.register(audiencesRoutes, { prefix: "/api/v1/audiences" });
   await app.register(requestsRoutes, { prefix: "/api/v1/requests" });
+  await app.register(outcomesRoutes, { prefix: "/api/v1/outcomes" });
+  await app.register(calibrationRoutes, { prefix: "/api/v1/calibration" });
   await app.register(rankRoutes, {
     prefix: "/api/v1/rank",
     timeoutMs: deps.config.RANK_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import {
   InsufficientCreditsError,
   MalformedBodyError,
   MeteringUnavailableError,
+  OutcomeRequestNotFoundError,
   RateLimitedError,
   UnauthenticatedError,
   VotersUnavailableError,
@@ -23,6 +24,7 @@ describe("toHttpFailure", () => {
     expect(map(new BodyValidationError("goal: bad", "goal"))).toMatchObject({ status: 422, body: { error: "goal: bad", field: "goal" } });
     expect(map(new BodyValidationError("bad")).body).not.toHaveProperty("field");
     expect(map(new AudienceNotFoundError("aud_1")).status).toBe(404);
+    expect(map(new OutcomeRequestNotFoundError(ID, "outcomes[2].request_id"))).toMatchObject({ status: 404, body: { error: expect.stringContaining(ID), field: "outcomes[2].request_id" } });
     expect(map(new InsufficientCreditsError(1, 4))).toMatchObject({ status: 402, body: { error: expect.stringContaining("up to 4") } });
   });
 

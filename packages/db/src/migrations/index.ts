@@ -6,6 +6,7 @@ import * as ledgerMirrorIdentity from "./2026_11_24_10_ledger_mirror_identity.ts
 import * as consoleLimits from "./2026_11_24_20_console_limits.ts";
 import * as ledgerModelUsage from "./2026_11_25_10_ledger_model_usage.ts";
 import * as durableRequests from "./2026_11_26_10_durable_requests.ts";
+import * as outcomes from "./2026_11_27_10_outcomes.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_24_20_console_limits": consoleLimits,
   "2026_11_25_10_ledger_model_usage": ledgerModelUsage,
   "2026_11_26_10_durable_requests": durableRequests,
+  "2026_11_27_10_outcomes": outcomes,
 };

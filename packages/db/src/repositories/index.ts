@@ -1,6 +1,7 @@
-// Data access of accounts, API keys, saved audiences, the console's users, sessions, limits and
-// playground keys, and the ledger mirror's usage, shared by the gateway, its admin command and
-// the dashboard so each rule (ownership, hashing only, one ledger stream) is written once.
+// Data access of accounts, API keys, saved audiences, the console's users, sessions, limits,
+// playground keys and observed outcomes, and the ledger mirror's usage, shared by the gateway,
+// its admin command and the dashboard so each rule (ownership, hashing only, one ledger
+// stream) is written once.
 import type { Kysely } from "kysely";
 import type { Database } from "../tables/index.ts";
 
@@ -15,6 +16,7 @@ export { dashboardSessionsRepository, type DashboardSessionsRepository, type Ses
 export { dashboardUsersRepository, type DashboardCredentials, type DashboardUsersRepository } from "./dashboard-users.ts";
 export { healthRepository, type HealthRepository } from "./health.ts";
 export { newId } from "./ids.ts";
+export { outcomesRepository, type OutcomesRepository, type OutcomeRecord, type NewOutcome, type OutcomeChange, type RecordedOutcomeRecord, type StoredRequestResult } from "./outcomes.ts";
 export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
 export { usageRepository, type CreditBalance, type ModelSpend, type ModelSpendQuery, type UsageDay, type UsageRepository } from "./usage.ts";
 export { requestsRepository, type RequestsRepository, type NewRequest, type Claim, type FinishedResponse, type RequestView, type TakenOver, type RequestSummary } from "./requests.ts";

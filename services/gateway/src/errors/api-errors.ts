@@ -95,6 +95,17 @@ export class IdempotentRequestInProgressError extends Error {
   }
 }
 
+/** An outcome's request_id that is unknown, another account's, or purged after its 30 days (404, like audience_id). */
+export class OutcomeRequestNotFoundError extends Error {
+  override name = "OutcomeRequestNotFoundError";
+  /** The offending item's path, e.g. outcomes[2].request_id. */
+  readonly field: string;
+  constructor(requestId: string, field: string) {
+    super(`No request with id ${JSON.stringify(requestId)} exists for this account (${field}). Outcomes are recorded against rankings of the last 30 days.`);
+    this.field = field;
+  }
+}
+
 /** GET /api/v1/requests/{id} of an unknown id, a malformed one, or another account's (404). */
 export class RequestNotFoundError extends Error {
   override name = "RequestNotFoundError";

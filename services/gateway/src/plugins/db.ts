@@ -5,12 +5,14 @@ import { accountsRepository, type AccountsRepository } from "@adrank/db/reposito
 import { apiKeysRepository, type ApiKeysRepository } from "@adrank/db/repositories";
 import { audiencesRepository, type AudiencesRepository } from "@adrank/db/repositories";
 import { requestsRepository, type RequestsRepository } from "@adrank/db/repositories";
+import { outcomesRepository, type OutcomesRepository } from "@adrank/db/repositories";
 
 export interface Repositories {
   accounts: AccountsRepository;
   apiKeys: ApiKeysRepository;
   audiences: AudiencesRepository;
   requests: RequestsRepository;
+  outcomes: OutcomesRepository;
 }
 
 declare module "fastify" {
@@ -24,7 +26,13 @@ declare module "fastify" {
 export default fp(
   async (app, opts: { db: Kysely<Database> }) => {
     app.decorate("db", opts.db);
-    app.decorate("repos", { accounts: accountsRepository(opts.db), apiKeys: apiKeysRepository(opts.db), audiences: audiencesRepository(opts.db), requests: requestsRepository(opts.db) });
+    app.decorate("repos", {
+      accounts: accountsRepository(opts.db),
+      apiKeys: apiKeysRepository(opts.db),
+      audiences: audiencesRepository(opts.db),
+      requests: requestsRepository(opts.db),
+      outcomes: outcomesRepository(opts.db),
+    });
   },
   { name: "db" },
 );

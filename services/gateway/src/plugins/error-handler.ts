@@ -9,7 +9,8 @@ import { toHttpFailure } from "../errors/to-http.ts";
 export default fp(
   async (app, opts: { bodyLimitBytes: number }) => {
     app.setErrorHandler(async (err, request, reply) => {
-      const failure = toHttpFailure(err, request.id, opts);
+      // A route may read less than the server-wide limit (outcomes: 1 MiB); a 413 names the one that applied.
+      const failure = toHttpFailure(err, request.id, { bodyLimitBytes: request.routeOptions.bodyLimit ?? opts.bodyLimitBytes });
       if (failure.severity === "error") request.log.error({ err }, "request failed");
       else request.log.info({ status: failure.status, error: failure.body.error }, "request refused");
       return reply.code(failure.status).headers(failure.headers).send(failure.body);
