@@ -57,14 +57,14 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
   it("shows our name, the introduction and every operation under its tag", async () => {
     await page.goto(`${stack.baseUrl}/docs`);
     await page.getByRole("heading", { name: openApi.info.title }).waitFor();
-    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "Versioning"]) {
+    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "Measuring fidelity", "Versioning"]) {
       await expect.poll(() => page.getByRole("heading", { name: heading, exact: true }).count(), { message: heading }).toBeGreaterThan(0);
     }
     expect(await page.getByText("It is not a conversion probability", { exact: false }).count()).toBeGreaterThan(0);
     await shot("01-introduction");
 
     const sidebar = page.locator("aside");
-    const underTag = { ranking: ["Rank creatives"], pairwise: ["Compare pairs with a panel"], audiences: ["List saved audiences", "Create a saved audience"] };
+    const underTag = { ranking: ["Rank creatives"], pairwise: ["Compare pairs with a panel"], audiences: ["List saved audiences", "Create a saved audience"], evaluation: ["Record outcomes", "Get calibration"] };
     for (const [tag, operations] of Object.entries(underTag)) {
       const group = sidebar.locator(`li[data-sidebar-id$="/tag/${tag}"]`);
       for (const operation of operations) await expect.poll(() => group.getByText(operation, { exact: true }).count(), { message: `${operation} under ${tag}` }).toBe(1);
@@ -124,7 +124,8 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
       await mkdir(join(dir, "bin"));
       await writeFile(join(dir, "bin", "adrank"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
       await chmod(join(dir, "bin", "adrank"), 0o755);
-      // The getRequest curl sample fetches a request the reader made before: one rank, by its id.
+      // The getRequest curl sample fetches a request the reader made before, and the
+      // recordOutcomes samples record outcomes for its creatives: one rank, by its id.
       const made = await fetch(`${stack.baseUrl}/api/v1/rank`, { method: "POST", headers: { authorization: `Bearer ${account.key}`, "content-type": "application/json" }, body: JSON.stringify(example) });
       expect(made.status).toBe(200);
       const REQUEST_ID = ((await made.json()) as { request_id: string }).request_id;
@@ -133,7 +134,26 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
       const sdkDir = join(SHOTS, "sdk-samples");
       await mkdir(sdkDir, { recursive: true });
 
-      const operations = [openApi.paths["/api/v1/audiences"]!.post!, openApi.paths["/api/v1/audiences"]!.get!, rank, openApi.paths["/api/v1/pairwise"]!.post!, openApi.paths["/api/v1/requests/{request_id}"]!.get!];
+      // recordOutcomes before getCalibration, which then has the outcomes to report on.
+      const operations = [
+        openApi.paths["/api/v1/audiences"]!.post!,
+        openApi.paths["/api/v1/audiences"]!.get!,
+        rank,
+        openApi.paths["/api/v1/pairwise"]!.post!,
+        openApi.paths["/api/v1/requests/{request_id}"]!.get!,
+        openApi.paths["/api/v1/outcomes"]!.post!,
+        openApi.paths["/api/v1/calibration"]!.get!,
+      ];
+      // The first recordOutcomes sample records the ranking's two creatives; the others repeat
+      // it, which changes nothing; calibration then has two outcomes, too few for a figure.
+      const shows: Record<string, string> = {
+        "recordOutcomes curl": '"created":2,',
+        "recordOutcomes TypeScript SDK": "0 created, 0 updated, 2 unchanged",
+        "recordOutcomes CLI": "0 created, 0 updated, 2 unchanged",
+        "getCalibration curl": '"n_outcomes":2,',
+        "getCalibration TypeScript SDK": "ctr all goals: 2 outcomes, not enough data (10 needed)",
+        "getCalibration CLI": "not enough data (2 of 10)",
+      };
       for (const op of operations) {
         for (const sample of op["x-codeSamples"]) {
           const what = `${op.operationId} ${sample.label}`;
@@ -148,6 +168,7 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
           expect(run.code, `${what}\n${run.stderr}\n${run.stdout}`).toBe(0);
           if (sample.label === "curl") expect(JSON.parse(run.stdout), what).not.toHaveProperty("error");
           expect(run.stdout.trim(), what).not.toBe("");
+          if (shows[what]) expect(run.stdout, what).toContain(shows[what]);
         }
       }
     } finally {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The adrank command line. Key from ADRANK_API_KEY, address from ADRANK_BASE_URL.
 import { AUDIENCES_HELP, audiencesCommand } from "./commands/audiences.ts";
+import { CALIBRATION_HELP, calibrationCommand } from "./commands/calibration.ts";
 import { GET_HELP, getCommand } from "./commands/get.ts";
+import { OUTCOMES_HELP, outcomesCommand } from "./commands/outcomes.ts";
 import { PAIRWISE_HELP, pairwiseCommand } from "./commands/pairwise.ts";
 import { RANK_HELP, rankCommand } from "./commands/rank.ts";
 import { errorLine } from "./error-line.ts";
@@ -20,13 +22,17 @@ ${GET_HELP}
 
 ${AUDIENCES_HELP}
 
+${OUTCOMES_HELP}
+
+${CALIBRATION_HELP}
+
 adrank --version                print the version (also -v, adrank version)
 adrank <command> --help         the help of one command
 
 Environment: ADRANK_API_KEY (required), ADRANK_BASE_URL (default ${DEFAULT_BASE_URL}; the API,
 not the console). Both are checked before any image is read or any request is made.`;
 
-const COMMANDS = { rank: [rankCommand, RANK_HELP], pairwise: [pairwiseCommand, PAIRWISE_HELP], get: [getCommand, GET_HELP], audiences: [audiencesCommand, AUDIENCES_HELP] } as const;
+const COMMANDS = { rank: [rankCommand, RANK_HELP], pairwise: [pairwiseCommand, PAIRWISE_HELP], get: [getCommand, GET_HELP], audiences: [audiencesCommand, AUDIENCES_HELP], outcomes: [outcomesCommand, OUTCOMES_HELP], calibration: [calibrationCommand, CALIBRATION_HELP] } as const;
 const GLOBAL_FLAGS = ["--help", "--version"];
 
 const [name, ...args] = process.argv.slice(2);
@@ -37,10 +43,10 @@ try {
     process.stdout.write(`adrank ${cliVersion()}\n`);
   } else if (name.startsWith("-")) {
     const suggestion = didYouMean(name, GLOBAL_FLAGS, false);
-    throw new UsageError(`unknown flag ${name}${suggestion || "; give a command first: rank, pairwise, get or audiences"}`, { seeHelp: suggestion === "" });
+    throw new UsageError(`unknown flag ${name}${suggestion || "; give a command first: rank, pairwise, get, audiences, outcomes or calibration"}`, { seeHelp: suggestion === "" });
   } else if (!(name in COMMANDS)) {
     const suggestion = didYouMean(name, [...Object.keys(COMMANDS), "help", "version"]);
-    throw new UsageError(`unknown command "${name}"${suggestion || "; the commands are rank, pairwise, get and audiences"}`, { seeHelp: suggestion === "" });
+    throw new UsageError(`unknown command "${name}"${suggestion || "; the commands are rank, pairwise, get, audiences, outcomes and calibration"}`, { seeHelp: suggestion === "" });
   } else {
     const [run, help] = COMMANDS[name as keyof typeof COMMANDS];
     if (args.includes("--help") || args.includes("-h")) process.stdout.write(`${help}\n`);

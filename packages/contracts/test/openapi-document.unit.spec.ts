@@ -44,8 +44,9 @@ describe("the OpenAPI document", () => {
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
-    // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest are additive to v1.
-    expect(doc.info.version).toBe("1.2.0");
+    // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest; 1.3.0: recordOutcomes and
+    // getCalibration. Each is additive to v1.
+    expect(doc.info.version).toBe("1.3.0");
   });
 
   it("names the operations and documents every status of the spec", () => {
@@ -58,6 +59,12 @@ describe("the OpenAPI document", () => {
     expect(doc.paths["/api/v1/requests/{request_id}"]!.get!.operationId).toBe("getRequest");
     expect(doc.paths["/api/v1/audiences"]!.get!.operationId).toBe("listAudiences");
     expect(doc.paths["/api/v1/audiences"]!.post!.operationId).toBe("createAudience");
+    const recordOutcomes = doc.paths["/api/v1/outcomes"]!.post!;
+    const getCalibration = doc.paths["/api/v1/calibration"]!.get!;
+    expect(recordOutcomes.operationId).toBe("recordOutcomes");
+    expect(getCalibration.operationId).toBe("getCalibration");
+    expect(Object.keys(recordOutcomes.responses).sort()).toEqual(["200", "400", "401", "404", "413", "422", "500"]);
+    expect(Object.keys(getCalibration.responses).sort()).toEqual(["200", "401", "422", "500"]);
   });
 
   it("declares the headers and bearer security", () => {
@@ -73,6 +80,7 @@ describe("the OpenAPI document", () => {
       expect.arrayContaining([
         "RankRequest", "AssetInput", "CopyContext", "InlineAudience", "RankResponse", "RankedAsset", "PanelOutcome", "ConfidenceDetails", "ScoreDetails",
         "RankAssetError", "RankSummary", "PairwiseRequest", "PairwiseResponse", "PairwiseResult", "PairwiseVote", "PairwiseSummary", "ErrorResponse", "RateLimitedResponse", "RequestStatus",
+        "RecordOutcomesRequest", "OutcomeInput", "RecordOutcomesResponse", "RecordedOutcome", "CalibrationResponse", "MetricCalibration", "CalibrationGroup", "Estimate",
       ]),
     );
   });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { stripTypeScriptTypes } from "node:module";
 import type { z } from "zod";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -6,6 +8,7 @@ import addFormats from "ajv-formats";
 import {
   AudienceList,
   buildOpenApiDocument,
+  CalibrationResponse,
   CreateAudienceRequest,
   ErrorResponse,
   PairwiseRequest,
@@ -13,6 +16,8 @@ import {
   RankRequest,
   RankResponse,
   RateLimitedResponse,
+  RecordOutcomesRequest,
+  RecordOutcomesResponse,
   RequestStatus,
   SavedAudience,
 } from "../src/index.ts";
@@ -45,8 +50,8 @@ const schemaName = (media: Media) => {
 };
 const firstExample = (media: Media) => Object.values(media.examples ?? {})[0]!.value;
 
-const requestSchemas: Record<string, z.ZodType> = { RankRequest, PairwiseRequest, CreateAudienceRequest };
-const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse, RequestStatus };
+const requestSchemas: Record<string, z.ZodType> = { RankRequest, PairwiseRequest, CreateAudienceRequest, RecordOutcomesRequest };
+const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse, RequestStatus, RecordOutcomesResponse, CalibrationResponse };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -68,20 +73,41 @@ function mediaSchema(media: Media) {
 /** The path a curl sample requests: a path parameter is read from the shell variable of its name in capitals. */
 const samplePath = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => `$${name.toUpperCase()}`);
 
-/** The body a curl sample sends: the single-quoted word after --data-raw, unquoted. */
-function curlBody(source: string): unknown {
-  const match = /--data-raw '((?:[^']|'\\'')*)'$/.exec(source);
-  if (!match) throw new Error(`no --data-raw '…' in\n${source}`);
-  return JSON.parse(match[1]!.replaceAll(`'\\''`, "'"));
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// A stand-in for curl that prints the URL it was given and the body it would send, from
+// --data-raw or from stdin (--data-binary @-, a here-document).
+const FAKE_CURL = `curl() {
+  local url="" body=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -X|-H) shift 2 ;;
+      --data-raw) body="$2"; shift 2 ;;
+      --data-binary) if [ "$2" = "@-" ]; then body="$(cat)"; else body="$2"; fi; shift 2 ;;
+      *) url="$1"; shift ;;
+    esac
+  done
+  printf '%s\\n%s' "$url" "$body"
+}`;
+
+/** What a curl sample sends when bash runs it as a reader would paste it (-euo pipefail), with `env` set. */
+function curlSends(source: string, env: Record<string, string>): { url: string; body: string } {
+  const out = execFileSync("bash", ["-euo", "pipefail", "-c", `${FAKE_CURL}\n${source}`], { env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
+  const newline = out.indexOf("\n");
+  return { url: out.slice(0, newline), body: out.slice(newline + 1) };
 }
 
+/** The request_id a body names, if any: the reader's own request, in $REQUEST_ID. */
+const requestIdIn = (body: unknown) => /"request_id":"([^"]+)"/.exec(JSON.stringify(body ?? null))?.[1];
+
 /** The object literal an SDK sample passes, evaluated with the image files read as the examples' data URIs. */
-async function sdkArgument(source: string, method: string, imageFiles: Map<string, string>): Promise<unknown> {
+async function sdkArgument(source: string, method: string, imageFiles: Map<string, string>, env: Record<string, string | undefined> = {}): Promise<unknown> {
   const start = source.indexOf(`${method}(`) + method.length + 1;
   const end = source.indexOf(");\n", start);
-  const literal = source.slice(start, end);
+  // TypeScript (a `!` after process.env.X) as the JavaScript Node runs.
+  const literal = stripTypeScriptTypes(`(${source.slice(start, end)})`);
   const readImage = async (file: string) => imageFiles.get(file) ?? `unknown file ${file}`;
-  return new Function("imageFileToDataUri", `return (async () => (${literal}))();`)(readImage);
+  return new Function("imageFileToDataUri", "process", `return (async () => ${literal})();`)(readImage, { env });
 }
 
 describe("the OpenAPI document's examples", () => {
@@ -92,7 +118,7 @@ describe("the OpenAPI document's examples", () => {
 
   it("files every operation under a described tag", () => {
     const described = new Map(doc.tags.map((t) => [t.name, t.description]));
-    expect([...described.keys()]).toEqual(["Ranking", "Pairwise", "Requests", "Audiences"]);
+    expect([...described.keys()]).toEqual(["Ranking", "Pairwise", "Requests", "Audiences", "Evaluation"]);
     for (const { op } of operations) {
       expect(op.tags, op.operationId).toHaveLength(1);
       expect(described.get(op.tags![0]!), op.operationId).toBeTruthy();
@@ -114,7 +140,7 @@ describe("the OpenAPI document's examples", () => {
         checked++;
       }
     }
-    expect(checked).toBeGreaterThanOrEqual(5);
+    expect(checked).toBeGreaterThanOrEqual(7);
   });
 
   it("gives every response with a body examples that the response schema accepts", () => {
@@ -136,8 +162,9 @@ describe("the OpenAPI document's examples", () => {
         }
       }
     }
-    // Every operation's statuses, the durable requests' 202, 409 and getRequest's included.
-    expect(checked).toBeGreaterThanOrEqual(45);
+    // Every operation's statuses, the durable requests' 202, 409 and getRequest's included,
+    // and recordOutcomes' and getCalibration's.
+    expect(checked).toBeGreaterThanOrEqual(65);
   });
 
   it("shows the 422 a request gets for the two commonest mistakes, in the service's own words", () => {
@@ -162,19 +189,23 @@ describe("the code samples", () => {
   });
 
   it("sends with curl exactly the first request example, to the operation's path", () => {
+    const base = "https://adrank.example";
     for (const { path, method, op } of operations) {
       const curl = op["x-codeSamples"]!.find((s) => s.label === "curl")!.source;
-      expect(curl, op.operationId).toContain(`"$ADRANK_BASE_URL${samplePath(path)}"`);
+      const start = `curl ${method === "get" ? "" : `-X ${method.toUpperCase()} `}"$ADRANK_BASE_URL${samplePath(path)}`;
+      expect(curl, op.operationId).toMatch(new RegExp(`^${escapeRegExp(start)}(\\?[^"]*)?" \\\\\n`));
       expect(curl).toContain(`-H "Authorization: Bearer $ADRANK_API_KEY"`);
       const media = op.requestBody?.content["application/json"];
-      if (media) expect(curlBody(curl), op.operationId).toEqual(firstExample(media));
-      else expect(curl, op.operationId).not.toContain("--data-raw");
-      expect(curl.startsWith(method === "get" ? "curl " : `curl -X ${method.toUpperCase()} `), op.operationId).toBe(true);
+      const REQUEST_ID = (media && requestIdIn(firstExample(media))) ?? "0b6c7f9e-4f3a-4d2b-9c1e-2a7d5e8f0a13";
+      const sent = curlSends(curl, { ADRANK_BASE_URL: base, ADRANK_API_KEY: "agk_live_test", REQUEST_ID });
+      expect(sent.url.startsWith(`${base}${path.replace(/\{\w+\}/, REQUEST_ID)}`), `${op.operationId}: ${sent.url}`).toBe(true);
+      if (media) expect(JSON.parse(sent.body), op.operationId).toEqual(firstExample(media));
+      else expect(sent.body, op.operationId).toBe("");
     }
   });
 
   it("passes the SDK the first request example, reading the images from their files", async () => {
-    const sdkMethod: Record<string, string> = { rankAssets: "adrank.rank", compareCreativePairs: "adrank.pairwise", createAudience: "adrank.audiences.create" };
+    const sdkMethod: Record<string, string> = { rankAssets: "adrank.rank", compareCreativePairs: "adrank.pairwise", createAudience: "adrank.audiences.create", recordOutcomes: "adrank.outcomes.record" };
     for (const { op } of operations) {
       const sdk = op["x-codeSamples"]!.find((s) => s.label === "TypeScript SDK")!.source;
       expect(sdk).toContain(`import { createClient`);
@@ -185,7 +216,17 @@ describe("the code samples", () => {
         expect(await sdkArgument(sdk, "adrank.rankAsync", imageFiles)).toEqual(firstExample(rankMedia));
         expect(sdk).toContain("adrank.getRequest(accepted.request_id)");
         expect(sdk).toContain("adrank.waitForResult(accepted.request_id)");
-      } else expect(await sdkArgument(sdk, sdkMethod[op.operationId]!, imageFiles), op.operationId).toEqual(firstExample(media!));
+      } else if (op.operationId === "getCalibration") {
+        // The same query as the curl sample's.
+        const curl = op["x-codeSamples"]!.find((s) => s.label === "curl")!.source;
+        const query = Object.fromEntries(new URL(/"\$ADRANK_BASE_URL([^"]*)"/.exec(curl)![1]!, "https://adrank.example").searchParams);
+        expect(Object.keys(query)).not.toEqual([]);
+        expect(await sdkArgument(sdk, "adrank.calibration.get", imageFiles)).toEqual(query);
+      } else {
+        // The reader's own request id, read from $REQUEST_ID, stands for the example's.
+        const env = { REQUEST_ID: requestIdIn(firstExample(media!)) };
+        expect(await sdkArgument(sdk, sdkMethod[op.operationId]!, imageFiles, env), op.operationId).toEqual(firstExample(media!));
+      }
     }
   });
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { CreateAudienceRequest, PairwiseRequest, RankRequest } from "@adrank/contracts";
-import { AudienceList, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
+import type { CalibrationQuery, CreateAudienceRequest, PairwiseRequest, RankRequest, RecordOutcomesRequest } from "@adrank/contracts";
+import { AudienceList, CalibrationResponse, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankResponse, RecordOutcomesResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
 import { errorFromResponse, parseRetryAfter } from "./error-from-response.ts";
 import { AdRankError, ConnectionError, TimeoutError, UnexpectedResponseError } from "./errors.ts";
 import { idempotencyKeyFor } from "./idempotency-key.ts";
@@ -73,6 +73,14 @@ export interface ApiResult<T> {
 export type RankInput = z.input<typeof RankRequest>;
 export type PairwiseInput = z.input<typeof PairwiseRequest>;
 export type CreateAudienceInput = z.input<typeof CreateAudienceRequest>;
+export type RecordOutcomesInput = z.input<typeof RecordOutcomesRequest>;
+export type CalibrationQueryInput = z.input<typeof CalibrationQuery>;
+
+/** `?metric=…&goal=…` of the parameters given, or "" when there are none. */
+const queryString = (query: Record<string, string | undefined>): string => {
+  const given = Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return given.length === 0 ? "" : `?${new URLSearchParams(given).toString()}`;
+};
 
 function parseBody(text: string, contentType: string): unknown {
   if (contentType.includes("json") && text !== "") {
@@ -224,6 +232,29 @@ export function createClient(options: ClientOptions) {
       list: (callOptions?: CallOptions) => call({ method: "GET", path: "/api/v1/audiences", read: withSchema(AudienceList) }, callOptions),
       /** POST /api/v1/audiences: saves an audience; use its `id` as `audience_id`. */
       create: (audience: CreateAudienceInput, callOptions?: CallOptions) => call({ method: "POST", path: "/api/v1/audiences", body: audience, read: withSchema(SavedAudience) }, callOptions),
+    },
+    outcomes: {
+      /**
+       * POST /api/v1/outcomes: records what ranked creatives did once they ran (1 to 500 per
+       * call), each under its ranking's `request_id`, its `asset_id` and a `metric`. The batch is
+       * recorded whole or not at all; `data` counts what was `created`, `updated` and `unchanged`
+       * and lists each outcome with the score it is compared with. Recording is idempotent per
+       * (request_id, asset_id, metric), so the call is retried like a GET, without an
+       * Idempotency-Key. An unknown request_id is a `NotFoundError`, a pairwise or unfinished
+       * request or an asset that was not ranked a `ValidationError`; `field` names the outcome.
+       * Costs no credits.
+       */
+      record: (request: RecordOutcomesInput, callOptions?: CallOptions) => call({ method: "POST", path: "/api/v1/outcomes", body: request, read: withSchema(RecordOutcomesResponse) }, callOptions),
+    },
+    calibration: {
+      /**
+       * GET /api/v1/calibration: how well this account's scores predicted the outcomes it
+       * recorded, per metric, per goal and pooled: Spearman's rho, Kendall's tau-b and pairwise
+       * agreement, each with a 95 % interval, or `enough_data: false` and null figures below
+       * `min_outcomes`. `query` narrows it to one `metric` and/or `goal`. Costs no credits.
+       */
+      get: (query: CalibrationQueryInput = {}, callOptions?: CallOptions) =>
+        call({ method: "GET", path: `/api/v1/calibration${queryString({ metric: query.metric, goal: query.goal })}`, read: withSchema(CalibrationResponse) }, callOptions),
     },
   };
 }

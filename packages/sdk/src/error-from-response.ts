@@ -47,7 +47,7 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
     case 402:
       return new InsufficientCreditsError(message, details);
     case 404:
-      return new NotFoundError(message, details);
+      return new NotFoundError(message, { ...details, field: stringField(body, "field") });
     case 409:
       // The body names the request that holds the key: the one to fetch with getRequest.
       return new ConflictError(message, { ...details, requestId: stringField(body, "request_id") ?? requestId, retryAfter: parseRetryAfter(headers.get("retry-after")) ?? 5 });

@@ -40,9 +40,17 @@ export class InsufficientCreditsError extends AdRankError {
   override name = "InsufficientCreditsError";
 }
 
-/** 404: the audience_id does not exist for this account. */
+/**
+ * 404: an audience_id or a request id (of `getRequest`, or an outcome's `request_id`) that
+ * this account does not have. `field` names it when the body does (e.g. `outcomes[2].request_id`).
+ */
 export class NotFoundError extends AdRankError {
   override name = "NotFoundError";
+  readonly field: string | null;
+  constructor(message: string, details: ErrorDetails & { field?: string | null }) {
+    super(message, details);
+    this.field = details.field ?? null;
+  }
 }
 
 /**

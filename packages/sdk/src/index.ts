@@ -3,12 +3,14 @@ export {
   type AdRankClient,
   type ApiResult,
   type AsyncCallOptions,
+  type CalibrationQueryInput,
   type CallOptions,
   type ClientOptions,
   type CreateAudienceInput,
   type IdempotentCallOptions,
   type PairwiseInput,
   type RankInput,
+  type RecordOutcomesInput,
   type RetryEvent,
 } from "./client.ts";
 export {
@@ -29,12 +31,27 @@ export {
   type ErrorDetails,
 } from "./errors.ts";
 export { statusText } from "./error-from-response.ts";
+export { checkOutcomes, type OutcomesCheck } from "./check-outcomes.ts";
 export { imageBytesToDataUri, imageFileToDataUri, MAX_IMAGE_BYTES, sniffImageType, type ImageMimeType } from "./data-uri.ts";
 export { ImageError, type ImageErrorKind } from "./image-error.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
-export type { AudienceList, PairwiseResponse, RankResponse, RequestStatus, SavedAudience } from "./types.ts";
+export type {
+  AudienceList,
+  CalibrationGroup,
+  CalibrationResponse,
+  Estimate,
+  MetricCalibration,
+  PairwiseResponse,
+  RankResponse,
+  RecordedOutcome,
+  RecordOutcomesResponse,
+  RequestStatus,
+  SavedAudience,
+} from "./types.ts";
 export type { RequestOutcome } from "./request-outcome.ts";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type RequestResult, type WaitOptions } from "./wait-for-result.ts";
 // The spec's closed lists, for pickers, help texts and client-side checks.
 export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, LIMITS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";
+// The bounds of outcomes and calibration: a batch's size, and the least outcomes a figure needs.
+export { CALIBRATION_MIN_OUTCOMES, METRIC_NAME_PATTERN, OUTCOMES_PER_REQUEST_MAX } from "@adrank/contracts";
 export { signWebhookPayload, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, DEFAULT_WEBHOOK_TOLERANCE_SECONDS, type VerifyWebhookOptions, type WebhookVerification } from "./webhook-signature.ts";

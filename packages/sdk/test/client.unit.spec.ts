@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import {
   AuthenticationError,
   BadRequestError,
+  checkOutcomes,
   ConnectionError,
   createClient,
   InsufficientCreditsError,
@@ -245,5 +246,69 @@ describe("sdk client", () => {
     expect(created.data.id).toBe("aud_1");
     expect((await client().audiences.list()).data.audiences).toHaveLength(1);
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /api/v1/audiences", "GET /api/v1/audiences"]);
+  });
+
+  describe("outcomes and calibration", () => {
+    const REQUEST = "5d0f6c2e-8a4b-4f1e-b3c7-92e1a6d40b58";
+    const batch = { outcomes: [{ request_id: REQUEST, asset_id: "sunrise-run.png", metric: "ctr", value: 0.0184, impressions: 48_210 }] };
+    const recorded = { created: 1, updated: 0, unchanged: 0, outcomes: [{ ...batch.outcomes[0], goal: "click-through-rate", score: 3.84, score_before_refine: 3.84, simulated: false, change: "created", recorded_at: "2026-11-27T10:00:00.000Z" }] };
+    const group = { goal: null, n_outcomes: 2, n_requests: 1, n_pairs: 1, n_simulated: 0, impressions: 100_087, enough_data: false, spearman_rho: null, kendall_tau_b: null, pairwise_agreement: null, pairwise_agreement_raw: null };
+    const calibration = { min_outcomes: 10, resamples: 1000, metrics: [{ metric: "ctr", pooled: group, goals: [{ ...group, goal: "click-through-rate" }] }] };
+
+    it("records outcomes: POSTs the batch as sent, without an Idempotency-Key, and parses the answer", async () => {
+      script = [json(200, recorded)];
+      const { data, requestId, idempotencyKey } = await client().outcomes.record(batch);
+      expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["POST /api/v1/outcomes"]);
+      expect(JSON.parse(seen[0]!.body)).toEqual(batch);
+      expect(seen[0]!.headers["idempotency-key"]).toBeUndefined();
+      expect(idempotencyKey).toBeNull();
+      expect(requestId).toBe("req-1");
+      expect(data.outcomes[0]).toMatchObject({ change: "created", score: 3.84, impressions: 48_210 });
+      expect(data.created).toBe(1);
+    });
+
+    it("retries a recording after a 5xx, as recording the same outcome twice changes nothing", async () => {
+      script = [json(503, { error: "Service Unavailable" }), json(200, { ...recorded, created: 0, unchanged: 1, outcomes: [{ ...recorded.outcomes[0], change: "unchanged" }] })];
+      const { data, attempts } = await client().outcomes.record(batch);
+      expect(attempts).toBe(2);
+      expect(seen.map((s) => s.body)).toEqual([JSON.stringify(batch), JSON.stringify(batch)]);
+      expect(data.unchanged).toBe(1);
+    });
+
+    it("turns an unknown request_id into NotFoundError and a refused outcome into ValidationError naming it", async () => {
+      const notFound = { error: `No request with id "${REQUEST}" exists for this account. Results are kept for 30 days.`, field: "outcomes[0].request_id" };
+      script = [json(404, notFound), json(422, { error: "outcomes[1] repeats outcomes[0] (the same request_id, asset_id and metric); send each outcome once.", field: "outcomes[1].metric" })];
+      const missing = await client().outcomes.record(batch).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(NotFoundError);
+      expect(missing).toMatchObject({ status: 404, message: notFound.error, requestId: "req-1", field: "outcomes[0].request_id" });
+      const refused = await client().outcomes.record({ outcomes: [batch.outcomes[0]!, batch.outcomes[0]!] }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ValidationError);
+      expect(refused).toMatchObject({ status: 422, field: "outcomes[1].metric" });
+      // Neither is retried: both are the caller's to fix.
+      expect(seen).toHaveLength(2);
+    });
+
+    it("gets calibration, with only the query parameters given, encoded", async () => {
+      script = [json(200, calibration), json(200, calibration), json(200, { ...calibration, metrics: [] }), json(200, { ...calibration, metrics: [] })];
+      const { data } = await client().calibration.get();
+      expect(data.metrics[0]!.goals[0]).toMatchObject({ goal: "click-through-rate", enough_data: false, spearman_rho: null });
+      await client().calibration.get({ metric: "ctr", goal: "click-through-rate" });
+      await client().calibration.get({ goal: "open-rate" });
+      await client().calibration.get({ metric: "a b&c=d" });
+      expect(seen.map((s) => s.url)).toEqual(["/api/v1/calibration", "/api/v1/calibration?metric=ctr&goal=click-through-rate", "/api/v1/calibration?goal=open-rate", "/api/v1/calibration?metric=a+b%26c%3Dd"]);
+      expect(seen.every((s) => s.method === "GET" && s.body === "")).toBe(true);
+    });
+
+    it("turns a calibration 422 into ValidationError, and an off-contract 200 into UnexpectedResponseError", async () => {
+      script = [json(422, { error: "goal must be one of: purchase-intent, click-through-rate.", field: "goal" }), json(200, { min_outcomes: 10, resamples: 1000, metrics: [{ metric: "ctr" }] })];
+      await expect(client().calibration.get({ goal: "clicks" as never })).rejects.toMatchObject({ name: "ValidationError", field: "goal" });
+      await expect(client().calibration.get()).rejects.toBeInstanceOf(UnexpectedResponseError);
+    });
+
+    it("checks a batch locally with the API's own sentence and field", () => {
+      expect(checkOutcomes(batch)).toEqual({ ok: true, value: batch });
+      expect(checkOutcomes({ outcomes: [{ ...batch.outcomes[0], value: "1.8%" }] })).toEqual({ ok: false, error: "outcomes[0].value must be a number.", field: "outcomes[0].value" });
+      expect(checkOutcomes({ outcomes: [] })).toEqual({ ok: false, error: "outcomes must have at least 1 item.", field: "outcomes" });
+    });
   });
 });

@@ -9,6 +9,8 @@ import { ModelsUsed } from "../common/models-used.ts";
 import { PairwiseResponse, PairwiseSummary } from "../pairwise/pairwise-response.ts";
 import { RequestStatus } from "../requests/request-status.ts";
 import { AssetInput, RankRequest } from "../rank/rank-request.ts";
+import { CalibrationGroup, CalibrationResponse, Estimate, MetricCalibration } from "../calibration/calibration.ts";
+import { OutcomeInput, RecordedOutcome, RecordOutcomesRequest, RecordOutcomesResponse } from "../outcomes/outcomes.ts";
 import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
 
 type Meta = { id: string };
@@ -17,13 +19,14 @@ type JsonSchema = Record<string, unknown>;
 // Requests are documented as clients send them (defaults optional, aliases accepted);
 // responses as the service returns them. Shared parts are named in both.
 const requests = z.registry<Meta>();
-for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext, InlineAudience, Demographics, PairwiseRequest, PairwisePair, PairwiseAsset, CreateAudienceRequest })) {
+for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext, InlineAudience, Demographics, PairwiseRequest, PairwisePair, PairwiseAsset, CreateAudienceRequest, RecordOutcomesRequest, OutcomeInput })) {
   requests.add(schema, { id });
 }
 const responses = z.registry<Meta>();
 for (const [id, schema] of Object.entries({
   RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement, ClosePairResult,
   PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, ModelsUsed, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse, RequestStatus,
+  RecordOutcomesResponse, RecordedOutcome, CalibrationResponse, MetricCalibration, CalibrationGroup, Estimate,
 })) {
   responses.add(schema, { id });
 }

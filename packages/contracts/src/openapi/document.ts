@@ -1,8 +1,13 @@
+import { z } from "zod";
+import { CalibrationQuery } from "../calibration/calibration.ts";
+import { OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
 import { componentSchemas } from "./components.ts";
 import { operationCodeSamples } from "./code-samples/operation-samples.ts";
 import { audienceListExamples, createAudienceRequestExamples, savedAudienceExamples } from "./examples/audiences.ts";
+import { calibrationResponseExamples } from "./examples/calibration.ts";
 import * as errorExamples from "./examples/errors.ts";
 import type { Examples } from "./examples/named-example.ts";
+import { EXAMPLE_METRIC, recordOutcomesRequestExamples, recordOutcomesResponseExamples } from "./examples/outcomes.ts";
 import { pairwiseRequestExamples, pairwiseResponseExamples } from "./examples/pairwise.ts";
 import { rankRequestExamples, rankResponseExamples } from "./examples/rank.ts";
 import {
@@ -48,6 +53,13 @@ const stillRunning = error(
   { "Retry-After": header("Retry-After") },
 );
 const idempotencyKey = { $ref: `#/components/parameters/${IDEMPOTENCY_KEY_HEADER}` };
+/** The query parameters of a strict zod object, each documented from its schema (optional ones not required). */
+const queryParameters = (query: z.ZodObject, examples: Record<string, string>) =>
+  Object.entries(query.shape).map(([name, schema]) => {
+    const { description, ...rest } = z.toJSONSchema(schema as z.ZodType, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _s, ...parameterSchema } = rest;
+    return { name, in: "query", required: !(schema as z.ZodType).safeParse(undefined).success, description, schema: parameterSchema, ...(name in examples ? { example: examples[name] } : {}) };
+  });
 const rateLimited = (examples: Examples<unknown>) => ({
   description: "Rate limited. Honour Retry-After rather than retrying on a fixed interval.",
   headers: { "X-Request-Id": requestIdHeader, "Retry-After": { $ref: "#/components/headers/Retry-After" } },
@@ -65,7 +77,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "adrank: Ad Creative Ranking API",
-      version: "1.2.0",
+      version: "1.3.0",
       summary: "Ranks ad creatives for a simulated audience persona and compares pairs with a blinded model panel.",
       description: INTRODUCTION,
     },
@@ -190,6 +202,41 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             "500": internal,
           },
           "x-codeSamples": samples.createAudience,
+        },
+      },
+      "/api/v1/outcomes": {
+        post: {
+          operationId: "recordOutcomes",
+          tags: [TAG.evaluation],
+          summary: "Record outcomes",
+          description: `Record what ranked creatives did once they ran: 1 to ${OUTCOMES_PER_REQUEST_MAX} outcomes, each for an asset a succeeded ranking of this account ranked, identified by the ranking's \`request_id\` and the asset's \`asset_id\`. Each (request_id, asset_id, metric) keeps one value: a new value replaces it, the same one changes nothing, so sending a batch again is safe. The batch is atomic: if any outcome is refused, none is recorded. Costs no credits. The curl sample records outcomes for the ranking whose id is in \`$REQUEST_ID\`.`,
+          requestBody: { required: true, content: json("RecordOutcomesRequest", recordOutcomesRequestExamples) },
+          responses: {
+            "200": { description: "Every outcome recorded (or already recorded), in the order sent, with the score it is compared with.", headers: { "X-Request-Id": requestIdHeader }, content: json("RecordOutcomesResponse", recordOutcomesResponseExamples) },
+            "400": badRequest,
+            "401": unauthenticated,
+            "404": error("A request_id is unknown, of another account, or older than its retention. `field` names it; nothing was recorded.", e.outcomeRequestNotFoundExamples),
+            "413": error(`The body is larger than ${e.OUTCOMES_BODY_LIMIT}.`, e.outcomesBodyTooLargeExamples),
+            "422": invalid(e.recordOutcomesValidationExamples),
+            "500": internal,
+          },
+          "x-codeSamples": samples.recordOutcomes,
+        },
+      },
+      "/api/v1/calibration": {
+        get: {
+          operationId: "getCalibration",
+          tags: [TAG.evaluation],
+          summary: "Get calibration",
+          description: "How well this account's past scores predicted the outcomes it recorded: per metric, per goal and pooled over goals, Spearman's rho, Kendall's tau-b and pairwise agreement (final and raw scores), each with a 95 % bootstrap interval, or `enough_data: false` and null figures below `min_outcomes`. Costs no credits.",
+          parameters: queryParameters(CalibrationQuery, { metric: EXAMPLE_METRIC }),
+          responses: {
+            "200": { description: "The figures of every recorded metric (or only of the metric and goal asked for), by metric, then goal.", headers: { "X-Request-Id": requestIdHeader }, content: json("CalibrationResponse", calibrationResponseExamples) },
+            "401": unauthenticated,
+            "422": error("A query parameter is invalid or unknown. `field` names it.", e.calibrationValidationExamples),
+            "500": internal,
+          },
+          "x-codeSamples": samples.getCalibration,
         },
       },
     },

@@ -1,7 +1,10 @@
+import { CALIBRATION_MIN_OUTCOMES, CALIBRATION_RESAMPLES } from "../calibration/calibration.ts";
+import { OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
+
 // The groups the docs page lists operations under, each with what a reader needs before
 // calling its operations: the rules of the spec that shape a request and its bill.
 
-export const TAG = { ranking: "Ranking", pairwise: "Pairwise", requests: "Requests", audiences: "Audiences" } as const;
+export const TAG = { ranking: "Ranking", pairwise: "Pairwise", requests: "Requests", audiences: "Audiences", evaluation: "Evaluation" } as const;
 
 export const TAGS = [
   {
@@ -31,5 +34,17 @@ Every vote comes back with the voter's raw response. A completed panel (\`status
   {
     name: TAG.audiences,
     description: `Save an audience persona once and send its id as \`audience_id\` to rank and pairwise instead of repeating it. Saved audiences belong to the account of the API key; an id of another account answers \`404\`. Demographics are all optional: omitted fields get defaults, and they shape the persona without filtering anything. These operations are additive to v1.`,
+  },
+  {
+    name: TAG.evaluation,
+    description: `Measure whether the scores predict your own results. An **outcome** is what a ranked creative did once it ran, e.g. its click-through rate: record it with recordOutcomes under the ranking's \`request_id\`, the creative's \`asset_id\`, a \`metric\` name of your choosing (\`ctr\`, \`conversion_rate\`; higher must mean better) and its \`value\`, optionally with the \`impressions\` it was measured over. getCalibration then compares the scores with the outcomes.
+
+- Outcomes belong to the account, and only to assets a succeeded ranking of it ranked: an unknown \`request_id\` (or one of another account, or past its retention) answers \`404\`; a pairwise request, a request that has not succeeded, or an asset that is not among the ranking's \`ranked\` answers \`422\`.
+- Recording is an upsert per (\`request_id\`, \`asset_id\`, \`metric\`): a new value replaces the old one (\`updated\`), the same value and impressions change nothing (\`unchanged\`), so a batch may be sent again safely. A batch of 1 to ${OUTCOMES_PER_REQUEST_MAX} outcomes is atomic: if any outcome is refused, none is recorded.
+- Each outcome keeps a copy of what its ranking said: the goal, the final \`score\`, the raw \`score_before_refine\` and whether the sim model scored it. Calibration therefore outlives the ranking's 30-day retention.
+- Calibration is reported per metric, per goal and pooled over goals. **Spearman's rho** ranks score and outcome over every outcome of the group, tied values taking the mean of their ranks (midranks); **Kendall's tau-b** is corrected for ties on either side. **Pairwise agreement** is the share of pairs of creatives *from the same ranking* with different outcomes that the score orders the same way (a score tie counts half; 0.5 is chance), from the final scores and from the raw ones before close-pair refinement. Each figure has a 95 % bootstrap percentile interval over ${CALIBRATION_RESAMPLES.toLocaleString("en")} resamples, resampling outcomes within each ranking.
+- Below ${CALIBRATION_MIN_OUTCOMES} outcomes in a group (or without a single pair to compare) \`enough_data\` is false and every figure is null: a correlation over a handful of points says nothing.
+- \`n_simulated\` counts outcomes whose ranking the offline sim model scored. Figures over them measure the harness, not a model: real-model fidelity is measured with real providers and your own outcomes.
+- Recording outcomes and reading calibration cost no credits and do not count towards the rate limit.`,
   },
 ];

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { CreateAudienceRequest } from "../../audiences/audiences.ts";
+import type { RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
 import type { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
 import type { RankRequest } from "../../rank/rank-request.ts";
 import { DEMOGRAPHIC_VALUES } from "../../vocabulary.ts";
@@ -101,4 +102,36 @@ export function listAudiencesCliSample(): CodeSample {
 
 export function createAudienceCliSample(body: Audience): CodeSample {
   return sample(createAudienceCommand(body));
+}
+
+/** A CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+const csvCell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+/**
+ * The outcomes as a CSV file written with an unquoted here-document, each example request id
+ * replaced by its shell variable (`requestIds`), then `adrank outcomes` on it. One metric
+ * goes to --metric; several get a metric column.
+ */
+export function recordOutcomesCliSample(body: z.input<typeof RecordOutcomesRequest>, requestIds: ReadonlyMap<string, string>): CodeSample {
+  const metrics = [...new Set(body.outcomes.map((o) => o.metric))];
+  const withImpressions = body.outcomes.some((o) => o.impressions !== undefined);
+  const columns = ["request_id", "asset_id", ...(metrics.length > 1 ? ["metric"] : []), "value", ...(withImpressions ? ["impressions"] : [])];
+  const rows = body.outcomes.map((o) => {
+    const requestId = requestIds.get(o.request_id);
+    if (requestId === undefined) throw new Error(`no shell variable for the request id ${o.request_id}`);
+    const cells: Record<string, string> = { request_id: requestId, asset_id: csvCell(o.asset_id), metric: csvCell(o.metric), value: String(o.value), impressions: o.impressions === undefined ? "" : String(o.impressions) };
+    // Unquoted here-document: only the variable may expand, so $, ` and \ elsewhere are escaped.
+    return columns.map((c) => (c === "request_id" ? cells[c]! : cells[c]!.replace(/[\\$`]/g, (ch) => `\\${ch}`))).join(",");
+  });
+  const options = metrics.length === 1 ? option("--metric", metrics[0]) : [];
+  return sample(`# One row per creative of the ranking $REQUEST_ID names
+cat > outcomes.csv <<EOF
+${[columns.join(","), ...rows].join("\n")}
+EOF
+
+${command(["adrank", "outcomes", "outcomes.csv"], options)}`);
+}
+
+export function getCalibrationCliSample(query: Record<string, string>): CodeSample {
+  return sample(command(["adrank", "calibration"], Object.entries(query).flatMap(([name, value]) => option(`--${name}`, value))));
 }

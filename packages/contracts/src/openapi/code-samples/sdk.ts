@@ -2,7 +2,8 @@ import type { CodeSample } from "./code-sample.ts";
 import { tsLiteral } from "./ts-literal.ts";
 
 // Calls through @adrank/sdk (packages/sdk): createClient, then rank, pairwise,
-// audiences.list, audiences.create, rankAsync and getRequest, each resolving to { data,
+// audiences.list, audiences.create, rankAsync, getRequest, outcomes.record and
+// calibration.get, each resolving to { data,
 // requestId, rateLimitRemaining, … }, and waitForResult, resolving to the result itself.
 
 const client = (readsImages: boolean) => `import { ${readsImages ? "createClient, imageFileToDataUri" : "createClient"} } from "@adrank/sdk";
@@ -66,4 +67,31 @@ if (outcome.status === "running") console.log(\`\${outcome.request.progress.done
 // Or wait for it: the result rank() would have answered, or a RequestFailedError.
 const result = await adrank.waitForResult(accepted.request_id);
 if ("ranked" in result) for (const asset of result.ranked) console.log(asset.rank, asset.asset_id, asset.score);`);
+}
+
+/** Outcomes of a ranking the reader made: `requestIds` maps the example's request ids to the code that reads the reader's. */
+export function recordOutcomesSdkSample(body: unknown, requestIds: ReadonlyMap<string, string>): CodeSample {
+  return sample(`${client(false)}
+
+// What the creatives of a ranking did once they ran. Recording is idempotent: a retry, or the
+// same batch sent again, changes nothing.
+const { data } = await adrank.outcomes.record(${tsLiteral(body, requestIds)});
+
+console.log(\`\${data.created} created, \${data.updated} updated, \${data.unchanged} unchanged\`);
+for (const outcome of data.outcomes) console.log(outcome.asset_id, outcome.metric, outcome.value, "scored", outcome.score, \`(\${outcome.goal})\`);`);
+}
+
+export function getCalibrationSdkSample(query: Record<string, string>): CodeSample {
+  return sample(`${client(false)}
+
+const { data } = await adrank.calibration.get(${tsLiteral(query)});
+
+for (const { metric, pooled, goals } of data.metrics) {
+  for (const group of [...goals, pooled]) {
+    const label = \`\${metric} \${group.goal ?? "all goals"}: \${group.n_outcomes} outcomes\`;
+    if (!group.enough_data) console.log(\`\${label}, not enough data (\${data.min_outcomes} needed)\`);
+    else console.log(\`\${label}, rho \${group.spearman_rho?.value} [\${group.spearman_rho?.ci_low}, \${group.spearman_rho?.ci_high}], agreement \${group.pairwise_agreement?.value}\`);
+    if (group.n_simulated > 0) console.log(\`  \${group.n_simulated} of them from sim-scored rankings: these figures measure the harness, not a model\`);
+  }
+}`);
 }

@@ -1,13 +1,18 @@
 import type { z } from "zod";
 import { CreateAudienceRequest } from "../../audiences/audiences.ts";
+import { CalibrationQuery } from "../../calibration/calibration.ts";
 import { validationError } from "../../errors/validation-error.ts";
 import type { ErrorResponse, RateLimitedResponse } from "../../errors/error-response.ts";
+import { RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
 import { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
 import { RankRequest } from "../../rank/rank-request.ts";
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem } from "../../requests/idempotency-key.ts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples, NamedExample } from "./named-example.ts";
+import { recordOutcomesRequestExamples } from "./outcomes.ts";
+import { rankResponseExamples } from "./rank.ts";
+import { ASYNC_PAIRWISE_ID } from "./requests.ts";
 import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
 
 // Error bodies as the gateway sends them. The 422s are computed by the same mapping the
@@ -99,4 +104,55 @@ export const audienceValidationExamples: Examples<ErrorBody> = {
     { name: TRAIL_RUNNERS.name, demographics: { ageRange: "25-35" } },
     "A demographics value outside its list",
   ),
+};
+
+// recordOutcomes: the schema's refusals, computed; the refusals that need the stored
+// ranking (which request, which asset), in the gateway's words.
+const ctrBatch = Object.values(recordOutcomesRequestExamples)[0]!.value.outcomes;
+const failedRanking = rankResponseExamples.assetFailed!.value;
+const failedAsset = failedRanking.errors[0]!;
+
+export const recordOutcomesValidationExamples: Examples<ErrorBody> = {
+  valueNotANumber: refusal(RecordOutcomesRequest, { outcomes: [{ ...ctrBatch[0]!, value: "1.84%" }] }, "A value sent as a string"),
+  unknownProperty: refusal(RecordOutcomesRequest, { outcomes: [{ ...ctrBatch[0]!, clicks: 887 }] }, "A property outside the schema"),
+  repeated: {
+    summary: "The same outcome twice in one batch",
+    description: "Each (request_id, asset_id, metric) may appear once per batch. Nothing of the batch was recorded.",
+    value: { error: "outcomes[1].metric repeats outcomes[0]: the same request_id, asset_id and metric may appear once per batch.", field: "outcomes[1].metric" },
+  },
+  pairwiseRequest: {
+    summary: "A request_id of a pairwise comparison",
+    description: "Outcomes belong to the assets of a ranking: a pairwise comparison gives no score to compare them with. A ranking still running, or one that failed, is refused the same way.",
+    value: { error: `outcomes[0].request_id ${ASYNC_PAIRWISE_ID} is a pairwise request; outcomes are recorded against assets of rank requests (POST /api/v1/rank).`, field: "outcomes[0].request_id" },
+  },
+  assetNotRanked: {
+    summary: "An asset that failed in its ranking",
+    description: "Only ranked assets have a score to compare an outcome with; one listed in the ranking's errors has none, nor has an id the ranking was not sent.",
+    value: {
+      error: `outcomes[0].asset_id ${JSON.stringify(failedAsset.asset_id)} could not be scored in request ${failedRanking.request_id} (it is among its errors), so it has no score to compare.`,
+      field: "outcomes[0].asset_id",
+    },
+  },
+};
+
+export const outcomeRequestNotFoundExamples: Examples<ErrorBody> = {
+  requestNotFound: {
+    summary: "Unknown request_id, or a request of another account",
+    description: "Also a ranking older than its retention: outcomes are recorded while the ranking is still stored. Nothing of the batch was recorded.",
+    value: { error: 'No request with id "8c1f0a52-7d3e-4b6a-9f21-5e0c4d7a2b19" exists for this account (outcomes[0].request_id). Outcomes are recorded against rankings of the last 30 days.', field: "outcomes[0].request_id" },
+  },
+};
+
+/** The limit of a recordOutcomes body: 500 outcomes fit with room to spare; images are not sent here. */
+export const OUTCOMES_BODY_LIMIT = "1 MiB";
+
+export const outcomesBodyTooLargeExamples = one("Body over the limit", { error: `The request body is larger than the limit of ${OUTCOMES_BODY_LIMIT}.` });
+
+export const calibrationValidationExamples: Examples<ErrorBody> = {
+  unknownGoal: refusal(CalibrationQuery, { goal: "clicks" }, "A goal outside the list"),
+  unknownParameter: {
+    summary: "A query parameter the operation does not take",
+    description: "A misspelt parameter is refused rather than ignored: ignoring it would answer for every metric.",
+    value: { error: 'Unknown query parameter "metrics"; GET /api/v1/calibration takes metric and goal.', field: "metrics" },
+  },
 };

@@ -12,5 +12,6 @@ Billing counts successful scoring evaluations, not assets, and completed pairwis
 | Asset that failed (listed in \`errors\`) | 0 |
 | Completed pairwise panel (status \`done\`) | 1 credit |
 | Pairwise pair with status \`partial\` or \`error\` | not billed |
+| Recording outcomes, reading calibration | not billed |
 
 A request whose batch the account's credits cannot cover is refused with \`402\`. Close-pair refinement is reported in \`summary.close_pair_refinement\`; accounting counts scoring evaluations only. Each response reports \`credits_used\` and \`credits_remaining\` in its \`summary\` (on some accounts the rank summary carries \`ad_rankings_used\` and \`ad_rankings_remaining\` instead).`;

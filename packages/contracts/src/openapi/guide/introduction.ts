@@ -4,10 +4,11 @@ import { CREDITS } from "./credits.ts";
 import { ERRORS } from "./errors.ts";
 import { IDEMPOTENCY } from "./idempotency.ts";
 import { LIMITS_SECTION } from "./limits.ts";
+import { MEASURING_FIDELITY } from "./measuring-fidelity.ts";
 import { OVERVIEW } from "./overview.ts";
 import { QUICK_START } from "./quick-start.ts";
 import { VERSIONING } from "./versioning.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 
 /** info.description: the guide a developer reads before the operations, in Markdown. */
-export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, VERSIONING].join("\n\n");
+export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, MEASURING_FIDELITY, VERSIONING].join("\n\n");
