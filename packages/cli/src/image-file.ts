@@ -1,9 +1,24 @@
+import { open } from "node:fs/promises";
 import { basename } from "node:path";
 import { ImageError, imageFileToDataUri, MAX_IMAGE_BYTES } from "@adrank/sdk";
 import { UsageError } from "./usage-error.ts";
 
 // The SDK reads, sizes and sniffs the file; the CLI keeps its own short sentences.
 export { MAX_IMAGE_BYTES, sniffImageType } from "@adrank/sdk";
+
+// Enough bytes to tell the four image types apart (WebP needs 12).
+const SNIFF_BYTES = 16;
+
+/** The first bytes of a file, to sniff its type without reading a large file whole. */
+export async function firstBytes(path: string): Promise<Uint8Array> {
+  const file = await open(path, "r");
+  try {
+    const { buffer, bytesRead } = await file.read(new Uint8Array(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
 
 export interface ImageFile {
   path: string;

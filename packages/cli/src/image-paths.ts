@@ -1,6 +1,6 @@
-import { open, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { sniffImageType } from "./image-file.ts";
+import { firstBytes, sniffImageType } from "./image-file.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** A folder's entries that were left out, and why: a note for stderr, not an error. */
@@ -8,19 +8,6 @@ export interface SkippedEntries {
   folder: string;
   notImages: string[];
   folders: string[];
-}
-
-// Enough bytes to tell the four image types apart (WebP needs 12).
-const SNIFF_BYTES = 16;
-
-async function firstBytes(path: string): Promise<Uint8Array> {
-  const file = await open(path, "r");
-  try {
-    const { buffer, bytesRead } = await file.read(new Uint8Array(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }
 
 // ad-2.png before ad-10.png, as a person would list them.

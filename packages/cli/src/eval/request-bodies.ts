@@ -1,0 +1,44 @@
+import type { PairwiseInput, RankInput } from "@adrank/sdk";
+import { readImageFile } from "../image-file.ts";
+import type { EvalGroupKey, ImageSource } from "./dataset.ts";
+import type { PlannedRequest } from "./plan.ts";
+import type { EvalSettings } from "./run-settings.ts";
+
+/** What the API gets for an image: a file as a data URI, an https URL as it is (the API fetches it). */
+export const imageUrlOf = async (source: ImageSource): Promise<string> => (source.kind === "url" ? source.url : (await readImageFile(source.path)).dataUri);
+
+/**
+ * The group's audience in the request. --audience-description belongs to --audience-name, so
+ * it goes with the groups of that name only.
+ */
+function audienceOf(key: EvalGroupKey, settings: EvalSettings): Pick<RankInput, "audience" | "audience_id"> {
+  if ("id" in key.audience) return { audience_id: key.audience.id };
+  const fallback = settings.audience !== null && "name" in settings.audience ? settings.audience : null;
+  const description = fallback?.name === key.audience.name ? fallback.description : null;
+  return { audience: { name: key.audience.name, ...(description ? { description } : {}) } };
+}
+
+/** The pair's id and its two sides' asset ids, named after the dataset line so votes read back to it. */
+export const pairIdsOf = (line: number) => ({ pair: `line-${line}`, a: `line-${line}-a`, b: `line-${line}-b` });
+
+/** The body of one planned request: each creative's asset id is its row id, so scores map back to rows. */
+export async function requestBodyOf(request: PlannedRequest, key: EvalGroupKey, settings: EvalSettings): Promise<{ kind: "rank"; body: RankInput } | { kind: "pairwise"; body: PairwiseInput }> {
+  const common = { ...audienceOf(key, settings), goal: key.goal as RankInput["goal"], ...(settings.platform ? { platform: settings.platform } : {}) };
+  if (request.kind === "rank") {
+    // One image at a time: a large group's files are not all held in memory at once.
+    const assets: RankInput["assets"] = [];
+    for (const row of request.rows) assets.push({ url: await imageUrlOf(row.source), id: row.id, ...(row.copy ? { copy_context: row.copy } : {}) });
+    return {
+      kind: "rank",
+      body: { assets, ...common, ...(settings.asset_type ? { asset_type: settings.asset_type as RankInput["asset_type"] } : {}), refine_close_pairs: settings.refine } as RankInput,
+    };
+  }
+  const pairs: PairwiseInput["pairs"] = [];
+  // Voters are told what a creative is only when --asset-type says so.
+  const type = settings.asset_type ? { asset_type: settings.asset_type as NonNullable<PairwiseInput["pairs"][number]["a"]["asset_type"]> } : {};
+  for (const row of request.rows) {
+    const ids = pairIdsOf(row.line);
+    pairs.push({ pair_id: ids.pair, a: { id: ids.a, image_url: await imageUrlOf(row.a.source), ...type }, b: { id: ids.b, image_url: await imageUrlOf(row.b.source), ...type } });
+  }
+  return { kind: "pairwise", body: { pairs, ...common } as PairwiseInput };
+}
