@@ -8,6 +8,7 @@ import { createRepos, type DashboardDeps } from "./deps.ts";
 import "./require-user.ts";
 import { audienceRoutes } from "./routes/audiences.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { calibrationRoutes } from "./routes/calibration.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { playgroundRoutes } from "./routes/playground.ts";
 import { requestRoutes } from "./routes/requests.ts";
@@ -78,6 +79,7 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
   await app.register(playgroundRoutes, { prefix: "/console/api", deps, repos: r });
   await app.register(requestRoutes, { prefix: "/console/api", repos: r });
   await app.register(webhookRoutes, { prefix: "/console/api", repos: r });
+  await app.register(calibrationRoutes, { prefix: "/console/api", repos: r });
 
   if (deps.webRoot && existsSync(deps.webRoot)) {
     await app.register(fastifyStatic, { root: deps.webRoot, prefix: "/", index: ["index.html"], wildcard: false });

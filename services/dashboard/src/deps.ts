@@ -3,6 +3,7 @@ import {
   audiencesRepository,
   dashboardSessionsRepository,
   dashboardUsersRepository,
+  outcomesRepository,
   playgroundKeysRepository,
   requestsRepository,
   usageRepository,
@@ -56,6 +57,7 @@ export function createRepos(deps: Pick<DashboardDeps, "db" | "sessionTtlMs" | "l
     usage: usageRepository(deps.db, deps.ledgerStream),
     requests: requestsRepository(deps.db),
     webhooks: webhooksRepository(deps.db),
+    outcomes: outcomesRepository(deps.db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;

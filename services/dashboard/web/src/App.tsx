@@ -11,8 +11,9 @@ import { RequestDetailPage } from "./requests/RequestDetailPage.tsx";
 import { RequestsPage } from "./requests/RequestsPage.tsx";
 import { WebhooksPage } from "./webhooks/WebhooksPage.tsx";
 
-// The chart library is most of the bundle: only the usage page loads it.
+// The chart library is most of the bundle: only the usage and calibration pages load it.
 const UsagePage = lazy(() => import("./usage/UsagePage.tsx").then((m) => ({ default: m.UsagePage })));
+const CalibrationPage = lazy(() => import("./calibration/CalibrationPage.tsx").then((m) => ({ default: m.CalibrationPage })));
 
 /**
  * The session decides what renders; the URL decides which page. A signed-out visitor sees the
@@ -52,6 +53,7 @@ export function App() {
         <Route path="audiences" element={<AudiencesPage vocabulary={vocabulary} />} />
         <Route path="requests" element={<RequestsPage />} />
         <Route path="requests/:id" element={<RequestDetailPage />} />
+        <Route path="calibration" element={<Suspense fallback={<p className="loading">Loading…</p>}><CalibrationPage /></Suspense>} />
         <Route path="webhooks" element={<WebhooksPage />} />
         <Route path="usage" element={<Suspense fallback={<p className="loading">Loading…</p>}><UsagePage /></Suspense>} />
         <Route path="*" element={<NotFoundPage />} />

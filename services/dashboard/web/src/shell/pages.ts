@@ -4,6 +4,7 @@ export const PAGES = [
   { path: "/keys", label: "API keys" },
   { path: "/audiences", label: "Audiences" },
   { path: "/requests", label: "Requests" },
+  { path: "/calibration", label: "Calibration" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/usage", label: "Credits & usage" },
 ] as const;
