@@ -7,7 +7,6 @@ export { DEFAULT_SEED, seededRandom } from "./seeded-random.ts";
 export { bootstrapInterval, bootstrapIntervals } from "./bootstrap-interval.ts";
 export type { BootstrapOptions, Interval } from "./bootstrap-interval.ts";
 export { shareEstimate } from "./share-estimate.ts";
-export type { ShareOptions } from "./share-estimate.ts";
 export { figuresOf } from "./figures-of.ts";
 export { calibrationReport } from "./calibration-report.ts";
 export type { CalibrationRow } from "./calibration-report.ts";

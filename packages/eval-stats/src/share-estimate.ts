@@ -1,38 +1,24 @@
 import type { Estimate } from "@adrank/contracts";
-import { CALIBRATION_RESAMPLES } from "@adrank/contracts";
-import { bootstrapInterval } from "./bootstrap-interval.ts";
 import { estimateOf } from "./estimate-of.ts";
-import { DEFAULT_SEED, seededRandom } from "./seeded-random.ts";
 
-export interface ShareOptions {
-  /** CALIBRATION_RESAMPLES by default. */
-  resamples?: number;
-  /** DEFAULT_SEED by default: the same outcomes give the same interval. */
-  seed?: number;
-  /** 0.95 by default. */
-  level?: number;
-}
-
-const shareOf = (xs: readonly boolean[]): number => {
-  let yes = 0;
-  for (const x of xs) if (x) yes++;
-  return yes / xs.length;
-};
+/** The 97.5th percentile of the standard normal: a two-sided 95 % interval. */
+const Z_95 = 1.959963984540054;
 
 /**
  * The share of true outcomes (e.g. labelled pairs where the panel picked the labelled winner)
- * with a bootstrap interval, computed like every other figure so that they read alike.
- * Null for no outcomes.
+ * with its 95 % Wilson score interval. The outcomes are independent yes/no trials, so this is
+ * the textbook binomial interval; a bootstrap would collapse to [1, 1] when all ten of ten
+ * agree, claiming a certainty ten trials cannot give (Wilson gives [0.72, 1]). Null for none.
  *
  * @example
- * shareEstimate([true, true, false, true]); // { value: 0.75, ci_low: 0.25, ci_high: 1 }
+ * shareEstimate([true, true, false, true]); // { value: 0.75, ci_low: 0.3006, ci_high: 0.9544 }
  */
-export function shareEstimate(outcomes: readonly boolean[], opts: ShareOptions = {}): Estimate | null {
-  if (outcomes.length === 0) return null;
-  const interval = bootstrapInterval([outcomes], ([sample]) => shareOf(sample!), {
-    resamples: opts.resamples ?? CALIBRATION_RESAMPLES,
-    random: seededRandom(opts.seed ?? DEFAULT_SEED),
-    ...(opts.level === undefined ? {} : { level: opts.level }),
-  });
-  return estimateOf(shareOf(outcomes), interval);
+export function shareEstimate(outcomes: readonly boolean[]): Estimate | null {
+  const n = outcomes.length;
+  if (n === 0) return null;
+  const p = outcomes.filter(Boolean).length / n;
+  const z2 = Z_95 * Z_95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z_95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return estimateOf(p, { low: Math.max(0, centre - half), high: Math.min(1, centre + half) });
 }

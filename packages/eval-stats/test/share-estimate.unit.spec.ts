@@ -1,33 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { shareEstimate } from "../src/index.ts";
 
-describe("shareEstimate", () => {
-  it("is the share of true outcomes with an interval around it", () => {
-    // 30 of 40 agree: 0.75; binomial standard error sqrt(0.75 * 0.25 / 40) ≈ 0.068, so the
-    // 95 % interval is about 0.75 ± 0.13.
-    const outcomes = Array.from({ length: 40 }, (_, i) => i % 4 !== 0);
-    const share = shareEstimate(outcomes)!;
-    expect(share.value).toBe(0.75);
-    expect(share.ci_low).toBeGreaterThan(0.55);
-    expect(share.ci_low).toBeLessThan(0.7);
-    expect(share.ci_high).toBeGreaterThan(0.8);
-    expect(share.ci_high).toBeLessThanOrEqual(0.9);
+const trials = (yes: number, n: number) => Array.from({ length: n }, (_, i) => i < yes);
+
+describe("shareEstimate (95 % Wilson score interval)", () => {
+  it("matches Newcombe's worked example: 81 of 263 gives 0.3080 [0.2553, 0.3662]", () => {
+    // Newcombe (1998), "Two-sided confidence intervals for the single proportion", Table I,
+    // method 3 (score interval without continuity correction), r = 81, n = 263.
+    expect(shareEstimate(trials(81, 263))).toEqual({ value: 0.308, ci_low: 0.2553, ci_high: 0.3662 });
   });
 
-  it("is reproducible for the same outcomes and seed", () => {
-    const outcomes = [true, false, true, true, false, true, true];
-    expect(shareEstimate(outcomes)).toEqual(shareEstimate(outcomes));
-    expect(shareEstimate(outcomes, { seed: 1 })).toEqual(shareEstimate(outcomes, { seed: 1 }));
+  it("does not claim certainty when every trial agrees: 10 of 10 gives [0.7225, 1]", () => {
+    // centre = (1 + z²/20) / (1 + z²/10) = 1.19207 / 1.38415 = 0.86123;
+    // half = z · sqrt(z²/400) / 1.38415 = 1.95996 · 0.09800 / 1.38415 = 0.13877.
+    expect(shareEstimate(trials(10, 10))).toEqual({ value: 1, ci_low: 0.7225, ci_high: 1 });
+    expect(shareEstimate(trials(0, 10))).toEqual({ value: 0, ci_low: 0, ci_high: 0.2775 });
   });
 
-  it("has a degenerate interval when every outcome is the same", () => {
-    expect(shareEstimate([true, true, true])).toEqual({ value: 1, ci_low: 1, ci_high: 1 });
-    expect(shareEstimate([false, false])).toEqual({ value: 0, ci_low: 0, ci_high: 0 });
-  });
-
-  it("rounds to 4 decimals", () => {
-    // 1 of 3: 0.3333...
-    expect(shareEstimate([true, false, false])!.value).toBe(0.3333);
+  it("narrows as trials grow, around the same share", () => {
+    const small = shareEstimate(trials(3, 4))!;
+    const large = shareEstimate(trials(300, 400))!;
+    expect(small).toEqual({ value: 0.75, ci_low: 0.3006, ci_high: 0.9544 });
+    expect(large.value).toBe(0.75);
+    expect(large.ci_high - large.ci_low).toBeLessThan((small.ci_high - small.ci_low) / 5);
   });
 
   it("is null without outcomes", () => {

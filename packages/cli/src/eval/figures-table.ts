@@ -46,7 +46,7 @@ function pairLines(pairs: NonNullable<EvalResult["pairs"]>): string[] {
   const rows = pairs.groups.map((g) => [g.label, String(g.n), String(g.completed), withInterval(g.agreement)]);
   if (pairs.groups.length > 1) rows.push([`pooled (${pairs.groups.length} groups)`, String(pairs.n), String(pairs.completed), withInterval(pairs.agreement)]);
   const lines = table(["group", "pairs", "completed", "panel agrees with label [95 % CI]"], rows, new Set([1, 2]));
-  lines.push("", "The share of completed panels whose winner is the labelled winner (0.5 is chance), with a 95 % bootstrap interval.");
+  lines.push("", "The share of completed panels whose winner is the labelled winner (0.5 is chance), with a 95 % Wilson score interval.");
   const incomplete = pairs.n - pairs.completed;
   if (incomplete > 0) lines.push(`${counted(incomplete, "pair")} did not get a completed panel (partial or error) and ${incomplete === 1 ? "is" : "are"} left out.`);
   return lines;

@@ -31,7 +31,7 @@ export function pairsSection(pairs: PairsSection, thumbnails: Thumbnails | undef
 <h2>Labelled pairs and the panel</h2>
 <div class="plots">
 <div><table class="figures"><thead><tr><th>Group</th><th class="num">Pairs</th><th class="num">Completed</th><th>Panel agrees with label</th></tr></thead><tbody>${tableRows.join("\n")}</tbody></table>
-<p class="note">The share of completed panels whose winner is the labelled winner, with its 95 % bootstrap interval; 0.5 is chance.${incomplete > 0 ? ` ${counted(incomplete, "pair")} did not get a completed panel and ${incomplete === 1 ? "is" : "are"} left out.` : ""}</p></div>
+<p class="note">The share of completed panels whose winner is the labelled winner, with its 95 % Wilson score interval (the pairs are independent trials); 0.5 is chance.${incomplete > 0 ? ` ${counted(incomplete, "pair")} did not get a completed panel and ${incomplete === 1 ? "is" : "are"} left out.` : ""}</p></div>
 <figure class="card"><figcaption>Panel agreement with the labels</figcaption>${forestPlot(forestRows, [{ key: "panel", name: "panel agrees", hollow: false }], "Panel agreement with the labelled winner")}</figure>
 </div>
 <table class="pairs"><thead><tr><th>Group</th><th>Image A</th><th>Image B</th><th class="center">Label</th><th class="center">Panel</th><th class="num">Votes A : B</th><th></th></tr></thead><tbody>${items.join("\n")}</tbody></table>
