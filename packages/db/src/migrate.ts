@@ -41,10 +41,26 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     const { rows } = await sql<{ path: string }>`select current_setting('search_path') as path`.execute(db);
     throw new Error(`database migration failed: no schema on the search_path (${rows[0]?.path ?? "?"}) exists; create it first`);
   }
-  const { error, results } = await createMigrator(db, target).migrateToLatest();
+  let run = await createMigrator(db, target).migrateToLatest();
+  // Before taking its lock, kysely looks for its tables by reading the tables of *every*
+  // schema (pg_get_serial_sequence per column). A schema, table or column dropped by someone
+  // else during that read (a test file finishing, another namespace removed) fails it with
+  // "does not exist" though nothing of ours is wrong. Nothing has run then (no results), so
+  // reading again is safe; a failing migration of ours comes back with results and is not retried.
+  for (let retry = 1; retry <= 8 && isVanishedDuringRead(run); retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * retry));
+    run = await createMigrator(db, target).migrateToLatest();
+  }
+  const { error, results } = run;
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ""}`, { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);
+}
+
+/** Postgres "undefined schema, table, column or object", before any migration ran. */
+const VANISHED = new Set(["3F000", "42P01", "42703", "42704"]);
+function isVanishedDuringRead(run: { error?: unknown; results?: unknown[] }): boolean {
+  return run.results === undefined && VANISHED.has(String((run.error as { code?: unknown } | undefined)?.code));
 }

@@ -3,7 +3,7 @@
 // (packages/db/src/migrate-cli.ts: `npm run migrate`, the migrate Job, the compose service)
 // is the one place that changes the schema.
 import { sql, type Kysely } from "kysely";
-import { createMigrator, MIGRATION_TABLE, migrationProvider, resolveSchema } from "./migrate.ts";
+import { MIGRATION_TABLE, migrationProvider, resolveSchema } from "./migrate.ts";
 
 export interface SchemaStatus {
   /** The schema checked; null when no schema on the connection's search_path exists. */
@@ -25,13 +25,13 @@ export async function schemaStatus(db: Kysely<any>, schema?: string): Promise<Sc
     const known = Object.keys(await migrationProvider.getMigrations()).sort();
     return { schema: null, applied: [], pending: known, unknown: [] };
   }
-  const infos = await createMigrator(db, target).getMigrations();
-  const applied = infos.filter((m) => m.executedAt !== undefined).map((m) => m.name);
-  const pending = infos.filter((m) => m.executedAt === undefined).map((m) => m.name);
-  // getMigrations lists only the migrations this build has; the table may hold more.
-  const known = new Set(infos.map((m) => m.name));
-  const recorded = await recordedMigrations(db, target);
-  const unknown = recorded.filter((name) => !known.has(name)).sort();
+  // Read from the migration table of this schema only: kysely's getMigrations first lists the
+  // tables of every schema, and fails when another deployment's schema is dropped meanwhile.
+  const known = Object.keys(await migrationProvider.getMigrations()).sort();
+  const recorded = new Set(await recordedMigrations(db, target));
+  const applied = known.filter((name) => recorded.has(name));
+  const pending = known.filter((name) => !recorded.has(name));
+  const unknown = [...recorded].filter((name) => !known.includes(name)).sort();
   return { schema: target, applied, pending, unknown };
 }
 
