@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { RankRequest } from "@adrank/contracts";
+import { inSpan } from "@adrank/telemetry";
 import { planRank, type ClosePairRefiner } from "@adrank/rank-assembly";
 import type { WorkFactory } from "../../durable/work.ts";
 import { parseJsonBody } from "../../http/parse-body.ts";
@@ -15,9 +16,11 @@ export interface RankRouteOptions extends MeteredRouteOptions {
 /** A raw rank body as work: validated (400/422), its audience resolved (404), its batch planned. */
 export function rankWork(app: FastifyInstance, opts: RankRouteOptions): WorkFactory {
   return async (raw, caller) => {
-    const body = parseJsonBody(RankRequest, raw);
-    const audience = await resolveAudience(app.repos.audiences, caller.accountId, body);
-    const plan = planRank(body, audience);
+    const { body, plan } = await inSpan("validate rank request", {}, async () => {
+      const body = parseJsonBody(RankRequest, raw);
+      const audience = await resolveAudience(app.repos.audiences, caller.accountId, body);
+      return { body, plan: planRank(body, audience) };
+    });
     return {
       operation: "rank",
       kind: "scoring",

@@ -1,4 +1,5 @@
 import type { ImageRef } from "@adrank/bus-contracts";
+import { inSpan } from "@adrank/telemetry";
 
 /** The part of @adrank/images the gateway uses: one intake per image. */
 export interface ImageIntake {
@@ -35,7 +36,11 @@ export type PreparedImage =
  * critical path. Every failure becomes a sentence for the caller; nothing is thrown.
  * `index` only labels the logs.
  */
-export async function prepareImage(image: { index: number; url: string }, ctx: ImagePreparationContext): Promise<PreparedImage> {
+export function prepareImage(image: { index: number; url: string }, ctx: ImagePreparationContext): Promise<PreparedImage> {
+  return inSpan("prepare image", { attributes: { "adrank.asset_index": image.index } }, () => prepare(image, ctx));
+}
+
+async function prepare(image: { index: number; url: string }, ctx: ImagePreparationContext): Promise<PreparedImage> {
   const { log } = ctx;
   const failed = (error: string): PreparedImage => ({ ok: false, error });
   if (ctx.signal.aborted) return failed(ctx.stopReason());
