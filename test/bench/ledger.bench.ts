@@ -1,11 +1,14 @@
 // Ledger benchmark: reserve+settle round trips measured from the client, against the real
 // NATS and PostgreSQL, in a private namespace and schema that are removed afterwards.
 //
-//   node test/bench/ledger.bench.ts [--quick] [--concurrency 16] [--in-process]
+//   node test/bench/ledger.bench.ts [--quick] [--concurrency 16] [--in-process] [--projection inline|separate]
 //
 // By default the ledger runs as a separate process (`services/ledger/src/main.ts`, one
 // replica, projection and sweeper on), so that the client's own work does not share its
 // event loop; --in-process starts it with startLedger in this process instead.
+// --projection separate runs the Postgres projection in a second ledger process
+// (LEDGER_RPC=false) and the commands in one without it (LEDGER_PROJECTION=false), as a
+// deployment may; the default runs both in one.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
@@ -15,9 +18,12 @@ import { createTestDatabase } from "@adrank/db/testing";
 import { createLedgerClient, isLedgerUnavailable, type LedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology, type NatsConnection } from "@adrank/messaging";
 import { PROJECTION_CONSUMER, silentLogger, startLedger, type Ledger } from "@adrank/ledger-service";
+import { pidsNamed, startCpuWindow, type CpuUse } from "../support/process-cpu.ts";
 import { summarize } from "../support/stats.ts";
 
-const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, concurrency: { type: "string" }, "in-process": { type: "boolean" } } });
+const { values: args } = parseArgs({ options: { quick: { type: "boolean" }, concurrency: { type: "string" }, "in-process": { type: "boolean" }, projection: { type: "string" } } });
+const projection = args.projection ?? "inline";
+if (projection !== "inline" && projection !== "separate") throw new Error(`--projection is inline or separate, not ${projection}`);
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const quick = args.quick === true;
 const concurrency = Number(args.concurrency ?? 16);
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
   const client: NatsConnection = await connectToNats({ url: NATS_URL, name: "ledger-bench" });
   const ledger = createLedgerClient(client, topo, { timeoutMs: 10_000 });
   let child: ChildProcess | null = null;
+  let projector: ChildProcess | null = null;
   let inProcess: { ledger: Ledger; nc: NatsConnection } | null = null;
   try {
     if (args["in-process"]) {
@@ -122,16 +129,24 @@ async function main(): Promise<void> {
       inProcess = { nc, ledger: await startLedger({ nc, db: tdb.db, topo, logger: silentLogger }) };
     } else {
       const sep = tdb.connectionString.includes("?") ? "&" : "?";
-      child = spawn(process.execPath, [MAIN], {
-        env: {
-          ...process.env,
-          NATS_URL,
-          DATABASE_URL: `${tdb.connectionString}${sep}options=${encodeURIComponent(`-c search_path=${tdb.schema}`)}`,
-          ADRANK_NAMESPACE: topo.namespace,
-          LOG_LEVEL: "warn",
-        },
-        stdio: ["ignore", "inherit", "inherit"],
-      });
+      const start = (extra: Record<string, string>) =>
+        spawn(process.execPath, [MAIN], {
+          env: {
+            ...process.env,
+            NATS_URL,
+            DATABASE_URL: `${tdb.connectionString}${sep}options=${encodeURIComponent(`-c search_path=${tdb.schema}`)}`,
+            ADRANK_NAMESPACE: topo.namespace,
+            LOG_LEVEL: "warn",
+            ...extra,
+          },
+          stdio: ["ignore", "inherit", "inherit"],
+        });
+      if (projection === "separate") {
+        child = start({ LEDGER_PROJECTION: "false" });
+        projector = start({ LEDGER_RPC: "false" });
+      } else {
+        child = start({});
+      }
       for (let waited = 0; ; waited += 100) {
         try {
           if ((await ledger.balance({ accountId: "probe" })).ok) break;
@@ -160,8 +175,15 @@ async function main(): Promise<void> {
     const hotKeys = keysFor(hotPairs);
     const hot = await run("1 hot account", ledger, hotPairs, (i) => ({ accountId: "hot", keyId: `k${i % hotKeys}` }));
     const spreadKeys = keysFor(spreadPairs / accounts);
+    const ledgerPids = () => [child, projector].flatMap((c) => (c?.pid !== undefined && c.exitCode === null ? [c.pid] : []));
+    const cpuWindow = startCpuWindow([
+      { name: "ledger (every process)", pids: ledgerPids },
+      { name: "NATS server", pids: () => pidsNamed("nats-server") },
+      { name: "PostgreSQL", pids: () => pidsNamed("postgres") },
+    ]);
     const spread = await run(`${accounts} accounts`, ledger, spreadPairs, (i) => ({ accountId: ids[Math.floor(Math.random() * accounts)]!, keyId: `k${i % spreadKeys}` }));
 
+    const cpu: CpuUse[] = cpuWindow.stop();
     const lagStarted = performance.now();
     const jsm = await jetstreamManager(client);
     let projectionCatchUpMs: number | null = null;
@@ -175,7 +197,7 @@ async function main(): Promise<void> {
       await sleep(20);
     }
 
-    const mode = args["in-process"] ? "ledger in-process" : "ledger as a separate process";
+    const mode = args["in-process"] ? "ledger in-process" : projection === "separate" ? "ledger as a process, its projection in another" : "ledger as a separate process";
     console.log(`ledger bench (${quick ? "quick" : "full"}): one replica, ${mode}, ${concurrency} concurrent clients, reserve(2 units)+settle(1) per pair`);
     console.log("scenario        | pairs  |  pairs/s | p50 ms | p90 ms | p99 ms | max ms | refused");
     for (const f of [hot, spread, transport]) {
@@ -185,11 +207,13 @@ async function main(): Promise<void> {
     }
     console.log("(transport floor: the same 4 hops per pair without the ledger, one at a time, measured in this run)");
     console.log(projectionCatchUpMs === null ? "projection: not running" : `projection caught up ${projectionCatchUpMs.toFixed(0)} ms after the last settle`);
+    console.log(`CPU per pair over ${accounts} accounts (ms): ${cpu.map((c) => `${c.name} ${(c.cpuMs / spread.pairs).toFixed(3)}`).join(", ")}; ${(cpu.reduce((a, c) => a + c.cpuMs, 0) / (spread.seconds * 10)).toFixed(0)} % of one core in all`);
     console.log(`p99 reserve+settle for ${accounts} accounts: ${spread.p99.toFixed(2)} ms (aim < 10 ms): ${spread.p99 < 10 ? "met" : "NOT met"}`);
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once("exit", r));
-      child.kill("SIGTERM");
+    for (const c of [child, projector]) {
+      if (!c || c.exitCode !== null) continue;
+      const exited = new Promise((r) => c.once("exit", r));
+      c.kill("SIGTERM");
       await exited;
     }
     if (inProcess) {
