@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type DatabaseIntrospector, type Kysely, type TableMetadata } from "kysely";
 import { Migrator, type MigrationProvider, type Migration } from "kysely/migration";
 import { migrations } from "./migrations/index.ts";
 
@@ -25,7 +25,38 @@ export async function resolveSchema(db: Kysely<any>, schema?: string): Promise<s
 /** A Migrator over this build's migrations, recording them in `schema`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema may be migrated
 export function createMigrator(db: Kysely<any>, schema: string): Migrator {
-  return new Migrator({ db, provider: migrationProvider, migrationTableSchema: schema });
+  return new Migrator({ db: lookingOnlyAt(db, schema), provider: migrationProvider, migrationTableSchema: schema });
+}
+
+/**
+ * `db` as the Migrator uses it, with an introspector that sees `schema` alone. kysely's own
+ * reads the tables of every schema (pg_get_serial_sequence per column) to learn whether its
+ * two tables exist; a schema dropped by anyone during that read (another namespace removed,
+ * a test file finishing) failed our migration, and under steady churn retrying did not help.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema may be migrated
+function lookingOnlyAt(db: Kysely<any>, schema: string): Kysely<any> {
+  const introspection: DatabaseIntrospector = {
+    async getSchemas() {
+      const { rows } = await sql<{ name: string }>`select nspname as name from pg_namespace where nspname = ${schema}`.execute(db);
+      return rows;
+    },
+    async getTables(): Promise<TableMetadata[]> {
+      const { rows } = await sql<{ name: string; relkind: string }>`
+        select c.relname as name, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v', 'm')`.execute(db);
+      // The Migrator only asks whether its tables exist: names are all it reads.
+      return rows.map((r) => ({ name: r.name, schema, isView: r.relkind === "v" || r.relkind === "m", isForeign: false, columns: [] }));
+    },
+  };
+  return new Proxy(db, {
+    // Everything else is the real instance's (bound to it: kysely keeps its state in private fields).
+    get(target, prop) {
+      if (prop === "introspection") return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
@@ -42,11 +73,9 @@ export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise
     throw new Error(`database migration failed: no schema on the search_path (${rows[0]?.path ?? "?"}) exists; create it first`);
   }
   let run = await createMigrator(db, target).migrateToLatest();
-  // Before taking its lock, kysely looks for its tables by reading the tables of *every*
-  // schema (pg_get_serial_sequence per column). A schema, table or column dropped by someone
-  // else during that read (a test file finishing, another namespace removed) fails it with
-  // "does not exist" though nothing of ours is wrong. Nothing has run then (no results), so
-  // reading again is safe; a failing migration of ours comes back with results and is not retried.
+  // The Migrator reads only our schema's catalog (lookingOnlyAt), but a catalog read can still
+  // meet an object dropped under it. Nothing has run then (no results), so reading again is
+  // safe; a failing migration of ours comes back with results and is not retried.
   for (let retry = 1; retry <= 8 && isVanishedDuringRead(run); retry++) {
     await new Promise((resolve) => setTimeout(resolve, 50 * retry));
     run = await createMigrator(db, target).migrateToLatest();
