@@ -1,6 +1,12 @@
-/** 32-bit FNV-1a over the UTF-16 code units of `text`: stable across runs and platforms. */
-export function fnv1a32(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_OFFSET_BASIS = 0x811c9dc5;
+
+/**
+ * 32-bit FNV-1a over the UTF-16 code units of `text`: stable across runs and platforms.
+ * `from` continues the hash of a prefix, so `fnv1a32(b, fnv1a32(a)) === fnv1a32(a + b)`
+ * without building the joined string.
+ */
+export function fnv1a32(text: string, from = FNV_OFFSET_BASIS): number {
+  let h = from;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { BoundedCache } from "./bounded-cache.ts";
 
 /** Measured pixel statistics of one image, on a copy scaled to fit 256 x 256. */
 export interface ImageStats {
@@ -97,25 +98,16 @@ export interface ImageStatsCache {
 }
 
 export function createImageStatsCache(capacity = 256): ImageStatsCache {
-  const entries = new Map<string, Promise<ImageStats>>();
+  const entries = new BoundedCache<string, Promise<ImageStats>>(capacity);
   return {
     measure(bytes) {
       const key = hashBytes(bytes);
       const hit = entries.get(key);
-      if (hit) {
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit;
-      }
+      if (hit) return hit;
       const pending = measureImage(bytes, key);
       entries.set(key, pending);
       // A failed decode must not be remembered: the next caller gets a fresh attempt.
       pending.catch(() => entries.delete(key));
-      while (entries.size > capacity) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
       return pending;
     },
   };

@@ -1,3 +1,5 @@
+import { BoundedCache, memoizeText } from "./bounded-cache.ts";
+import { closestInTable, mixTable, type Candidate, type MixTable } from "./closest-mix.ts";
 import { clauseStance } from "./stance.ts";
 
 /**
@@ -48,9 +50,11 @@ const OVERALL: ReadonlyArray<(reaction: string) => string> = [(r) => `Overall, I
 const NAMED_DRIVERS = 2;
 const REACTION_SLOTS = 3;
 
+/** The side of the target a reaction to the whole, or to a driver that pulls neither way, takes. */
+type Side = -1 | 1;
+
 /** A driver's sentence options; null leaves a reaction to the whole unsaid. */
-function driverOptions(driver: Driver | number, target: number): Array<string | null> {
-  const towards: -1 | 1 = target >= 0 ? 1 : -1;
+function driverOptions(driver: Driver | number, towards: Side): Array<string | null> {
   if (typeof driver === "number") {
     const overall = OVERALL[driver % OVERALL.length]!;
     return [null, ...DEGREES.map((degree) => overall(words(degree, towards > 0 ? "appealing" : "unappealing")))];
@@ -59,53 +63,45 @@ function driverOptions(driver: Driver | number, target: number): Array<string | 
   return [`${capitalize(driver.text)}.`, ...reactions(driver, driver.tone === 0 ? towards : driver.tone)];
 }
 
-function leanOptions(target: number): Array<string | null> {
-  const towards = target >= 0 ? "yes" : "no";
-  return [null, "On balance, it could go either way.", ...LEAN_DEGREES.map((degree) => `On balance, I lean ${words(degree, "towards", towards)}.`), `On balance, it is a definite ${towards} from me.`];
-}
-
-interface Candidate {
-  text: string;
-  stance: number | null;
-}
-
-const read = (text: string): Candidate => ({ text, stance: clauseStance(text) });
-
-const meanOf = (sum: number, count: number) => (count ? sum / count : 0);
-
-/**
- * One entry from each list such that the stances of the picked sentences (null entries and
- * sentences that state no stance left out) average closest to `target`; on ties, the first
- * such pick in list order. Returns the picks and their distance from the target.
- */
-function closestMix(lists: ReadonlyArray<ReadonlyArray<Candidate | null>>, target: number): { mix: Array<Candidate | null>; error: number } {
-  const pick: number[] = lists.map(() => 0);
-  let best: number[] = [...pick];
-  let error = Infinity;
-  const visit = (depth: number, sum: number, count: number): void => {
-    const list = lists[depth];
-    if (!list) {
-      const e = Math.abs(meanOf(sum, count) - target);
-      if (e < error) {
-        error = e;
-        best = [...pick];
-      }
-      return;
-    }
-    list.forEach((entry, i) => {
-      pick[depth] = i;
-      const stance = entry?.stance ?? null;
-      visit(depth + 1, stance === null ? sum : sum + stance, stance === null ? count : count + 1);
-    });
-  };
-  visit(0, 0, 0);
-  return { mix: best.map((i, depth) => lists[depth]![i] ?? null), error };
+function leanOptions(towards: Side): Array<string | null> {
+  const answer = towards > 0 ? "yes" : "no";
+  return [null, "On balance, it could go either way.", ...LEAN_DEGREES.map((degree) => `On balance, I lean ${words(degree, "towards", answer)}.`), `On balance, it is a definite ${answer} from me.`];
 }
 
 /** Prefers, among mixes that reach the target, the one whose verdict alone says most of it. */
 const VERDICT_PULL = 0.02;
 /** How far what is said of the whole may stray from the verdict: "probably … I lean towards yes", not "probably … a definite yes". */
 const LEAN_LEEWAY = 0.25;
+
+/** Sentences repeat across answers (the graded wordings are a fixed set), so each is read once. */
+const read = memoizeText((text: string): Candidate => ({ text, stance: clauseStance(text) }), 4096);
+
+/** The graded verdicts completed by one goal's action, read. */
+const verdictsFor = memoizeText((action: string) => VERDICTS.map((v) => read(v(action))), 256);
+
+/**
+ * The averages of every mix an answer can be worded from, by what the sentence lists depend
+ * on: the goal's action, the side of the target and the drivers named, then by verdict. A
+ * table holds a few hundred distinct averages, about 3 KiB, and a situation rarely needs more
+ * than six verdicts; the cap keeps a long-running scorer near 10 MiB while one audience's
+ * images, whose observations recur, rarely miss.
+ */
+export const mixTables = new BoundedCache<string, Array<MixTable | undefined>>(512);
+
+/** What can follow one verdict: reactions to the named drivers and to the whole, then a closing lean. */
+function mixLists(verdict: Candidate, verdictStance: number, named: readonly Driver[], towards: Side): Array<Array<Candidate | null>> {
+  const reactsTo: Array<Driver | number> = [...named];
+  for (let i = 0; reactsTo.length < REACTION_SLOTS; i++) reactsTo.push(i);
+  const readOrSkip = (text: string | null) => (text === null ? null : read(text));
+  // Said of the whole, a reaction or lean must agree with the verdict: not "I might … Overall, I find it really appealing".
+  const noFirmer = (c: Candidate | null) => c === null || Math.abs(c.stance ?? 0) <= Math.abs(verdictStance) + LEAN_LEEWAY;
+  const agrees = (c: Candidate | null) => c === null || Math.abs((c.stance ?? 0) - verdictStance) <= LEAN_LEEWAY;
+  const reactions = reactsTo.map((d) => {
+    const options = driverOptions(d, towards).map(readOrSkip);
+    return typeof d === "number" ? options.filter(noFirmer) : options;
+  });
+  return [[verdict], ...reactions, leanOptions(towards).map(readOrSkip).filter(agrees)];
+}
 
 /**
  * The stance sentences of an answer aiming at `target` (−1 definitely not … +1 definitely):
@@ -119,26 +115,26 @@ const LEAN_LEEWAY = 0.25;
  */
 export function composeStance(target: number, action: string, drivers: readonly Driver[]): string[] {
   const t = Math.min(1, Math.max(-1, target));
-  const verdicts = VERDICTS.map((v) => read(v(action)))
+  const verdicts = verdictsFor(action)
     .map((v, i) => ({ v, i, stance: v.stance ?? 0 }))
     .filter((v) => v.stance * t >= 0)
     .sort((a, b) => Math.abs(a.stance - t) - Math.abs(b.stance - t) || a.i - b.i)
     .slice(0, 3)
     .sort((a, b) => a.i - b.i);
-  const reactsTo: Array<Driver | number> = drivers.slice(0, NAMED_DRIVERS);
-  for (let i = 0; reactsTo.length < REACTION_SLOTS; i++) reactsTo.push(i);
-  const readOrSkip = (text: string | null) => (text === null ? null : read(text));
-  const reactions = reactsTo.map((d) => ({ toWhole: typeof d === "number", options: driverOptions(d, t).map(readOrSkip) }));
-  const leans = leanOptions(t).map(readOrSkip);
+  const named = drivers.slice(0, NAMED_DRIVERS);
+  const towards: Side = t >= 0 ? 1 : -1;
+  const situation = JSON.stringify([action, towards, named.map((d) => [d.text, d.tone])]);
+  let tables = mixTables.get(situation);
+  if (!tables) {
+    tables = [];
+    mixTables.set(situation, tables);
+  }
 
   let best: Array<Candidate | null> = [];
   let bestCost = Infinity;
-  for (const { v: verdict, stance } of verdicts) {
-    // Said of the whole, a reaction or lean must agree with the verdict: not "I might … Overall, I find it really appealing".
-    const noFirmer = (c: Candidate | null) => c === null || Math.abs(c.stance ?? 0) <= Math.abs(stance) + LEAN_LEEWAY;
-    const agrees = (c: Candidate | null) => c === null || Math.abs((c.stance ?? 0) - stance) <= LEAN_LEEWAY;
-    const lists = [[verdict], ...reactions.map((r) => (r.toWhole ? r.options.filter(noFirmer) : r.options)), leans.filter(agrees)];
-    const { mix, error } = closestMix(lists, t);
+  for (const { v: verdict, i, stance } of verdicts) {
+    const table = (tables[i] ??= mixTable(mixLists(verdict, stance, named, towards)));
+    const { mix, error } = closestInTable(table, t);
     const cost = error + VERDICT_PULL * Math.abs(stance - t);
     if (cost < bestCost) {
       best = mix;

@@ -1,3 +1,5 @@
+import { memoizeText } from "./bounded-cache.ts";
+
 /**
  * A small, general-English reading of how strongly a first-person statement leans towards
  * or away from acting: −1 (definitely not) … 0 (unsure) … +1 (definitely). It is what lets
@@ -81,7 +83,7 @@ function findPhrase(tokens: string[], phrase: string[]): number {
 }
 
 /** The stance of one clause, or null when it states none. */
-export function clauseStance(clause: string): number | null {
+function readClauseStance(clause: string): number | null {
   const tokens = stanceTokens(clause);
   if (tokens.length === 0) return null;
   if (NEUTRAL_PHRASES.some((p) => findPhrase(tokens, p) >= 0)) return 0;
@@ -112,6 +114,12 @@ export function clauseStance(clause: string): number | null {
   const magnitude = strength ?? (lexeme !== null ? Math.abs(lexeme) : DEFAULT_STRENGTH);
   return direction * magnitude;
 }
+
+/**
+ * The stance of one clause, or null when it states none. Remembered: the sim's answers are
+ * made of a fixed set of sentences, and each answer is read clause by clause again when embedded.
+ */
+export const clauseStance = memoizeText(readClauseStance, 4096);
 
 export interface Stance {
   /** Mean of the stated clauses, −1..1; 0 when `clauses` is 0. */
