@@ -5,7 +5,9 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { z } from "zod";
 import { extractTraceContext, inSpan, SpanKind } from "@adrank/telemetry";
 import { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
+import { createConfirmedPublisher } from "./confirmed-publisher.ts";
 import { encodeJson } from "./json.ts";
+import { startPullDispatcher } from "./pull-dispatcher.ts";
 import type { JobEnvelope, JobFailure, JobKind } from "@adrank/bus-contracts";
 import type { Topology } from "./topology.ts";
 
@@ -52,7 +54,7 @@ export interface JobWorkerOptions<J extends JobEnvelope, O extends { ok: boolean
   /** Durable consumer base name, e.g. "scorer"; namespaced through the topology. */
   service: string;
   schema: z.ZodType<J>;
-  /** Jobs one process works on at once; each loop pulls a message only when it is free. */
+  /** Jobs one process works on at once; it pulls a message only for a free slot. */
   concurrency: number;
   ackWaitMs: number;
   maxDeliver: number;
@@ -82,7 +84,7 @@ export interface JobWorker {
 }
 
 /**
- * Runs `concurrency` pull loops on a durable JetStream consumer. Explicit acks with
+ * Works on up to `concurrency` jobs at once from a durable JetStream consumer. Explicit acks with
  * in-progress signals keep a long model call from being redelivered; a worker that dies
  * stops signalling and its job goes to another worker after `ackWaitMs`.
  */
@@ -119,8 +121,7 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
   });
   const consumer = await jetstream(nc).consumers.get(topo.streams.jobs.name, durable);
 
-  let stopping = false;
-  let busy = 0;
+  const publishConfirmed = createConfirmedPublisher(nc);
   const hardStop = new AbortController();
 
   const process = async (msg: JsMsg): Promise<void> => {
@@ -158,7 +159,7 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
           () => handle(job, { signal, deliveryCount, headers: msg.headers }),
         );
         // A handler that ignores its abort signal (a library call with no time-out of its own)
-        // must not hold this loop for ever: past the deadline, nobody waits for its answer.
+        // must not hold its slot for ever: past the deadline, nobody waits for its answer.
         const abandoned = new Promise<"abandoned">((resolve) => (abandon = setTimeout(() => resolve("abandoned"), remaining + ABANDON_GRACE_MS)));
         const first = await Promise.race([handled, abandoned]);
         if (first === "abandoned") {
@@ -185,9 +186,10 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
         outcome = { ok: false, error: opts.exhaustedError };
       }
       const result: JobResultMessage<O> = { requestId: job.requestId, jobId: job.jobId, worker, outcome };
-      nc.publish(topo.result(job.requestId, job.jobId), encodeJson(result));
-      // The result must have reached the server before the job leaves the queue.
-      await nc.flush();
+      // The result must have reached the server before the job leaves the queue: acked first,
+      // a result lost with this process (or its connection) would leave a job that is neither
+      // answered nor redelivered. Results finishing together share the flush that confirms them.
+      await publishConfirmed(topo.result(job.requestId, job.jobId), encodeJson(result));
       msg.ack();
     } finally {
       clearInterval(progress);
@@ -196,37 +198,14 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
     }
   };
 
-  const loop = async (): Promise<void> => {
-    while (!stopping) {
-      let msg: JsMsg | null;
-      try {
-        msg = await consumer.next({ expires: 2_000 });
-      } catch (err) {
-        if (stopping) break;
-        logger.warn({ err }, "pulling a job failed: retrying");
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      if (!msg) continue;
-      busy++;
-      try {
-        await process(msg);
-      } catch (err) {
-        logger.error({ err, seq: msg.seq }, "job could not be answered");
-      } finally {
-        busy--;
-      }
-    }
-  };
-  const loops = Array.from({ length: Math.max(1, opts.concurrency) }, loop);
+  const dispatcher = startPullDispatcher({ consumer, slots: Math.max(1, opts.concurrency), handle: process, logger });
   logger.info({ durable, kind, concurrency: opts.concurrency }, "job worker started");
 
   return {
     async stop() {
-      stopping = true;
-      await Promise.allSettled(loops);
+      await dispatcher.stop();
     },
-    inFlight: () => busy,
+    inFlight: () => dispatcher.busy(),
     async backlog(): Promise<number> {
       const info = await jsm.consumers.info(topo.streams.jobs.name, durable);
       return info.num_pending + info.num_ack_pending;
