@@ -146,6 +146,22 @@ describe("requests repository: results", () => {
     expect(view!.accepted).toEqual(view!.result);
   });
 
+  it("records many finished requests in one call, each found with its own answer and images", async () => {
+    const plain = [0, 1, 2].map(() => newRequest({ accountId: "acct_many" }));
+    const shown = image();
+    const withImage = newRequest({ accountId: "acct_many" });
+    const items = [...plain.map((r) => ({ request: r, response: ok(rankBody(r.requestId, [])) })), { request: withImage, response: ok(rankBody(withImage.requestId, [shown])) }];
+    await repo().recordFinishedMany(items);
+    for (const { request, response } of items) {
+      expect((await repo().find(request.requestId, "acct_many"))?.result?.body).toBe(response.body);
+    }
+    expect(await imageRows([shown])).toBe(1);
+    // The single insert is all or nothing: a request id recorded already refuses the whole group.
+    const again = newRequest({ accountId: "acct_many" });
+    await expect(repo().recordFinishedMany([{ request: again, response: ok("{}") }, items[0]!])).rejects.toThrow();
+    expect(await repo().find(again.requestId, "acct_many")).toBeNull();
+  });
+
   it("shows an asynchronous request's 202 body, progress and failure", async () => {
     const accepted = JSON.stringify({ object: "request", status: "running" });
     const r = newRequest({ accountId: "acct_async", mode: "async", progressTotal: 8, acceptedBody: accepted, requestBody: JSON.stringify({ assets: [] }) });

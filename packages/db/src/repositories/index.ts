@@ -19,6 +19,6 @@ export { newId } from "./ids.ts";
 export { outcomesRepository, type OutcomesRepository, type OutcomeRecord, type NewOutcome, type OutcomeChange, type RecordedOutcomeRecord, type StoredRequestResult } from "./outcomes.ts";
 export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
 export { usageRepository, type CreditBalance, type ModelSpend, type ModelSpendQuery, type UsageDay, type UsageRepository } from "./usage.ts";
-export { requestsRepository, type RequestsRepository, type NewRequest, type Claim, type FinishedResponse, type RequestView, type TakenOver, type RequestSummary } from "./requests.ts";
+export { requestsRepository, type RequestsRepository, type NewRequest, type FinishedRequest, type Claim, type FinishedResponse, type RequestView, type TakenOver, type RequestSummary } from "./requests.ts";
 export { storeWithImages, loadWithImages } from "./stored-images.ts";
 export { webhooksRepository, newDeliveryId, PREVIOUS_SECRET_GRACE_HOURS, type WebhooksRepository, type ClaimedDelivery, type DeliverySummary, type DeliveryAttempt } from "./webhooks.ts";

@@ -27,6 +27,9 @@ export interface NewRequest {
   reservationId?: string;
 }
 
+/** A synchronous request without a key, as it is recorded once it has its answer. */
+export type FinishedRequest = Omit<NewRequest, "leaseOwner" | "leaseMs" | "mode">;
+
 export type Claim =
   | { kind: "claimed" }
   /** The key is taken (within its 24 h) by this request: compare fingerprints, then replay or wait. */
@@ -98,6 +101,43 @@ const leaseUntil = (ms: number) => sql<Date>`now() + make_interval(secs => ${ms 
  * are the database's, so gateways with skewed clocks agree.
  */
 export function requestsRepository(db: Kysely<Database>) {
+  /**
+   * Many finished requests at once (a gateway under load groups them): the answers without
+   * images in one insert, each one with images in a transaction of its own. All or nothing
+   * for the single insert: a caller that needs to know which row failed writes them one by one.
+   */
+  async function recordFinishedMany(items: ReadonlyArray<{ request: FinishedRequest; response: FinishedResponse }>): Promise<void> {
+    const plain = [];
+    const withImages = [];
+    for (const { request: r, response } of items) {
+      const { template, images } = cutOutImages(response.body);
+      const row = {
+        ...rowOf({ ...r, mode: "sync", leaseOwner: "", leaseMs: 0 }, null),
+        lease_owner: null,
+        lease_expires_at: null,
+        state: "succeeded" as const,
+        progress_done: r.progressTotal,
+        finished_at: sql<Date>`now()`,
+        result_status: response.status,
+        result_headers: JSON.stringify(response.headers),
+        result_body: template,
+      };
+      if (images.size === 0) plain.push(row);
+      else withImages.push({ row, images, requestId: r.requestId });
+    }
+    const writes: Array<Promise<unknown>> = [];
+    if (plain.length > 0) writes.push(db.insertInto("api_requests").values(plain).execute());
+    for (const { row, images, requestId } of withImages) {
+      writes.push(
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto("api_requests").values(row).execute();
+          await saveImages(trx, requestId, images);
+        }),
+      );
+    }
+    await Promise.all(writes);
+  }
+
   const toTakenOver = async (r: ApiRequestRow): Promise<TakenOver> => ({
     requestId: r.request_id,
     accountId: r.account_id,
@@ -189,28 +229,11 @@ export function requestsRepository(db: Kysely<Database>) {
     },
 
     /** A synchronous request without a key, once it has its answer: one insert unless it carries images to store. */
-    async recordFinished(r: Omit<NewRequest, "leaseOwner" | "leaseMs" | "mode">, response: FinishedResponse): Promise<void> {
-      const { template, images } = cutOutImages(response.body);
-      const row = {
-        ...rowOf({ ...r, mode: "sync", leaseOwner: "", leaseMs: 0 }, null),
-        lease_owner: null,
-        lease_expires_at: null,
-        state: "succeeded" as const,
-        progress_done: r.progressTotal,
-        finished_at: sql<Date>`now()`,
-        result_status: response.status,
-        result_headers: JSON.stringify(response.headers),
-        result_body: template,
-      };
-      if (images.size === 0) {
-        await db.insertInto("api_requests").values(row).execute();
-        return;
-      }
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto("api_requests").values(row).execute();
-        await saveImages(trx, r.requestId, images);
-      });
+    async recordFinished(r: FinishedRequest, response: FinishedResponse): Promise<void> {
+      await recordFinishedMany([{ request: r, response }]);
     },
+
+    recordFinishedMany,
 
     /**
      * Ends a running request: its response (or failure) is stored, the lease and the stored

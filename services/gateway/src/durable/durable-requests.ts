@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RequestOperation } from "@adrank/contracts";
-import { newDeliveryId, type FinishedResponse, type NewRequest, type RequestsRepository, type TakenOver, type WebhooksRepository } from "@adrank/db/repositories";
+import { newDeliveryId, type FinishedRequest, type FinishedResponse, type NewRequest, type RequestsRepository, type TakenOver, type WebhooksRepository } from "@adrank/db/repositories";
 import { BodyValidationError, IdempotentRequestInProgressError } from "../errors/api-errors.ts";
 import { validTraceparent } from "../http/traceparent.ts";
 import { clientGoneSignal } from "../operations/shared/client-gone.ts";
 import type { MeteringLedger } from "../operations/shared/metering.ts";
 import type { Caller } from "../auth/authenticator.ts";
 import { fingerprintOf } from "./fingerprint.ts";
+import { createGroupWriter } from "./group-writer.ts";
 import { idempotencyKeyOf } from "./idempotency-key-header.ts";
 import { holdLease } from "./lease.ts";
 import { progressWriter } from "./progress-writer.ts";
@@ -81,6 +82,8 @@ export function createDurableRequests(deps: DurableDeps) {
   let purgeTimer: NodeJS.Timeout | null = null;
   let sweeping = false;
   let closing = false;
+  // Answers of keyless synchronous requests, stored before they are sent: grouped under load.
+  const finished = createGroupWriter<{ request: FinishedRequest; response: FinishedResponse }>((items) => repo.recordFinishedMany(items), { maxBatch: 100, maxInFlight: 2 });
 
   const factoryOf = (operation: RequestOperation): WorkFactory => {
     const f = factories.get(operation);
@@ -250,8 +253,8 @@ export function createDurableRequests(deps: DurableDeps) {
           log: reqLog,
         });
         const response: FinishedResponse = { status: 200, headers: { "X-RateLimit-Remaining": String(result.rateLimitRemaining) }, body: JSON.stringify(result.body) };
-        await repo
-          .recordFinished({ requestId, namespace: config.namespace, createdAt: new Date(request.receivedAt), accountId: caller.accountId, keyId: caller.keyId, operation, fingerprint: "-", progressTotal: work.total }, response)
+        await finished
+          .write({ request: { requestId, namespace: config.namespace, createdAt: new Date(request.receivedAt), accountId: caller.accountId, keyId: caller.keyId, operation, fingerprint: "-", progressTotal: work.total }, response })
           .catch((err: unknown) => reqLog.error({ err, requestId }, "storing the finished request failed; GET /api/v1/requests/{id} will not find it"));
         return sendStored(reply, response, requestId, { replayed: false });
       }
