@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 // Linux reports a process's CPU in clock ticks of 1/100 s (CLK_TCK is 100 on every
 // architecture Node supports); a benchmark needs differences of many ticks, not single ones.
@@ -18,13 +17,22 @@ export function processCpuMs(pid: number): number | null {
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
-/** Process ids whose command name is exactly `name` (pgrep -x), e.g. every PostgreSQL backend. */
+/**
+ * Process ids whose command name is exactly `name`, e.g. every PostgreSQL backend. Read from
+ * /proc in this process: spawning pgrep blocked the load client's event loop for tens of
+ * milliseconds each time, which showed up as the p99 of the very benchmark measuring it.
+ */
 export function pidsNamed(name: string): number[] {
-  try {
-    return execFileSync("pgrep", ["-x", name], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trimEnd() === name) pids.push(Number(entry));
+    } catch {
+      // gone between the listing and the read
+    }
   }
+  return pids;
 }
 
 export interface CpuGroup {
@@ -34,14 +42,16 @@ export interface CpuGroup {
   pids(): number[];
 }
 
+const SAMPLE_EVERY_MS = 1_000;
+
 export interface CpuUse {
   name: string;
   cpuMs: number;
 }
 
 /**
- * CPU used by groups of processes over a window, from /proc, sampled every 250 ms so that
- * short-lived processes (PostgreSQL backends of a pool) are seen. A process that starts inside
+ * CPU used by groups of processes over a window, from /proc, sampled every second so that
+ * processes that come and go (PostgreSQL backends of a pool) are seen. A process that starts inside
  * the window counts from zero; one that ends inside it keeps what it had at its last sample.
  */
 export function startCpuWindow(groups: CpuGroup[]) {
@@ -60,7 +70,7 @@ export function startCpuWindow(groups: CpuGroup[]) {
     }
   };
   sample(true);
-  const timer = setInterval(() => sample(false), 250);
+  const timer = setInterval(() => sample(false), SAMPLE_EVERY_MS);
   const client = process.cpuUsage();
   return {
     /** CPU ms of each group over the window, and of this process (the load client). */
