@@ -20,7 +20,7 @@ export const HOPS = [
   ["scorer", "scorer: image stats, sim (6 samples), embeddings, result publish"],
   ["join", "result delivered, joined and scored; refinement skipped"],
   ["settle", "ledger settle (gateway's view)"],
-  ["store", "answer stored in PostgreSQL"],
+  ["store", "answer stored in PostgreSQL (waiting for a grouped insert included)"],
   ["response", "response assembled and sent"],
 ] as const;
 export type HopName = (typeof HOPS)[number][0];
@@ -48,8 +48,9 @@ export function rankHops(spans: ReceivedSpan[]): HopTimes | null {
   const start = (s: ReceivedSpan) => ns(s.startTimeUnixNano);
   const end = (s: ReceivedSpan) => ns(s.endTimeUnixNano);
   const dur = (s: ReceivedSpan) => ms(start(s), end(s));
-  // The answer's insert (and the pool checkout before it) come after the settlement.
-  const store = spans.filter((s) => s.service === "gateway" && s.kind === 3 && (s.name.startsWith("pg") || s.attributes["db.system"] === "postgresql") && start(s) >= end(settle)).reduce((sum, s) => sum + dur(s), 0);
+  // The answer's store: the wait for a write slot, the pool checkout and the (grouped) insert.
+  const stored = one((s) => s.service === "gateway" && s.name === "store answer");
+  const store = stored ? dur(stored) : 0;
   const hops: Record<HopName, number> = {
     "http-receive": ms(start(root), start(auth)),
     "key-check": dur(auth),

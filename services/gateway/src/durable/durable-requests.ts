@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RequestOperation } from "@adrank/contracts";
+import { inSpan } from "@adrank/telemetry";
 import { newDeliveryId, type FinishedRequest, type FinishedResponse, type NewRequest, type RequestsRepository, type TakenOver, type WebhooksRepository } from "@adrank/db/repositories";
 import { BodyValidationError, IdempotentRequestInProgressError } from "../errors/api-errors.ts";
 import { validTraceparent } from "../http/traceparent.ts";
@@ -253,9 +254,10 @@ export function createDurableRequests(deps: DurableDeps) {
           log: reqLog,
         });
         const response: FinishedResponse = { status: 200, headers: { "X-RateLimit-Remaining": String(result.rateLimitRemaining) }, body: JSON.stringify(result.body) };
-        await finished
-          .write({ request: { requestId, namespace: config.namespace, createdAt: new Date(request.receivedAt), accountId: caller.accountId, keyId: caller.keyId, operation, fingerprint: "-", progressTotal: work.total }, response })
-          .catch((err: unknown) => reqLog.error({ err, requestId }, "storing the finished request failed; GET /api/v1/requests/{id} will not find it"));
+        // A span of its own: with grouping, the wait for a write slot is part of storing.
+        await inSpan("store answer", {}, () =>
+          finished.write({ request: { requestId, namespace: config.namespace, createdAt: new Date(request.receivedAt), accountId: caller.accountId, keyId: caller.keyId, operation, fingerprint: "-", progressTotal: work.total }, response }),
+        ).catch((err: unknown) => reqLog.error({ err, requestId }, "storing the finished request failed; GET /api/v1/requests/{id} will not find it"));
         return sendStored(reply, response, requestId, { replayed: false });
       }
 
