@@ -3,7 +3,8 @@ import type { ModelError } from "./model-error.ts";
 /**
  * One sentence a user can read about a failed model call, naming the model's role
  * ("scoring model", "voter model") and provider, and for an unusable answer our reason,
- * never the provider's raw message (it may echo a prompt or a key).
+ * never the provider's raw message (it may echo a prompt or a key). A misconfiguration is the
+ * operator's to fix: the customer learns only that the service's configuration failed.
  *
  * @example
  * describeModelError(err, "voter model"); // "The voter model (openai) did not answer in time."
@@ -22,9 +23,9 @@ export function describeModelError(err: ModelError, role: string): string {
       return `The ${role} (${err.provider}) returned an answer that could not be used${err.reason ? `: ${err.reason}` : ""}.`;
     case "aborted":
       return "The model call was cancelled.";
-    case "auth":
-      return `The ${role} (${err.provider}) refused our credentials.`;
-    case "bad_request":
+    case "misconfigured":
+      return `The service's model configuration failed (${role}, ${err.provider}); the operator has been told what to fix.`;
+    case "refused":
       return `The ${role} (${err.provider}) refused this image or text${err.reason ? ` (${err.reason})` : ""}.`;
     default: {
       const never: never = err.kind;

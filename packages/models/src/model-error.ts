@@ -1,6 +1,28 @@
 import type { TokenUsage } from "./types.ts";
 
-export type ModelErrorKind = "timeout" | "rate_limited" | "unavailable" | "bad_response" | "aborted" | "auth" | "bad_request";
+/**
+ * What went wrong with a model call, as callers branch on it:
+ * - `misconfigured`: the service's own set-up is wrong (a key, a model name, a parameter the
+ *   model does not take, an exhausted quota, a region or API version). Not the customer's
+ *   doing: they are told only that the configuration failed; the operator gets `misconfiguration.fix`.
+ * - `refused`: the model or the provider's filter declined this image or text.
+ */
+export type ModelErrorKind = "timeout" | "rate_limited" | "unavailable" | "bad_response" | "aborted" | "misconfigured" | "refused";
+
+/** Which part of the set-up a `misconfigured` error points at. */
+export type MisconfigurationCause =
+  | "credentials"
+  | "unknown_model"
+  | "unsupported_parameter"
+  | "quota_exhausted"
+  | "region_or_version"
+  | "invalid_request";
+
+export interface Misconfiguration {
+  cause: MisconfigurationCause;
+  /** One sentence for the operator that names the setting to change. Never shown to a customer. */
+  fix: string;
+}
 
 export interface ModelErrorInit {
   kind: ModelErrorKind;
@@ -14,6 +36,8 @@ export interface ModelErrorInit {
    * stop reason and token counts, never from its body.
    */
   reason?: string;
+  /** Set exactly when `kind` is `misconfigured`. */
+  misconfiguration?: Misconfiguration;
   /** Tokens billed for the attempts that brought unusable answers, so a failed call's cost is not lost. */
   usage?: TokenUsage;
   retryable?: boolean;
@@ -28,8 +52,8 @@ const RETRYABLE_BY_DEFAULT: Record<ModelErrorKind, boolean> = {
   unavailable: true,
   bad_response: false,
   aborted: false,
-  auth: false,
-  bad_request: false,
+  misconfigured: false,
+  refused: false,
 };
 
 /**
@@ -45,6 +69,7 @@ export class ModelError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly reason: string | undefined;
+  readonly misconfiguration: Misconfiguration | undefined;
   readonly usage: TokenUsage | undefined;
 
   constructor(init: ModelErrorInit) {
@@ -56,11 +81,24 @@ export class ModelError extends Error {
     this.status = init.status;
     this.retryAfterMs = init.retryAfterMs;
     this.reason = init.reason;
+    this.misconfiguration = init.misconfiguration;
     this.usage = init.usage;
   }
 
   /** A plain object for logs and NATS envelopes; `cause` is left out on purpose. */
-  toJSON(): { name: string; kind: ModelErrorKind; message: string; retryable: boolean; provider: string; model: string; status?: number; retryAfterMs?: number; reason?: string; usage?: TokenUsage } {
+  toJSON(): {
+    name: string;
+    kind: ModelErrorKind;
+    message: string;
+    retryable: boolean;
+    provider: string;
+    model: string;
+    status?: number;
+    retryAfterMs?: number;
+    reason?: string;
+    misconfiguration?: Misconfiguration;
+    usage?: TokenUsage;
+  } {
     return {
       name: this.name,
       kind: this.kind,
@@ -71,6 +109,7 @@ export class ModelError extends Error {
       ...(this.status === undefined ? {} : { status: this.status }),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
       ...(this.reason === undefined ? {} : { reason: this.reason }),
+      ...(this.misconfiguration === undefined ? {} : { misconfiguration: this.misconfiguration }),
       ...(this.usage === undefined ? {} : { usage: this.usage }),
     };
   }

@@ -39,6 +39,8 @@ export interface GenerateRequest {
   /** Overrides the generator's own temperature; ignored where the model takes none (`Generator.temperature` is null because reasoning is on, or sim). */
   temperature?: number;
   signal?: AbortSignal;
+  /** Epoch ms by which an answer is needed (the job's deadline): no retry waits past it. */
+  deadlineAt?: number;
   /** Structured context that only the offline sim reads (real models read the prompt). */
   simHints?: SimHints;
 }

@@ -60,7 +60,7 @@ describe("createCallPolicy", () => {
       calls++;
       throw httpError(401);
     }, classify).catch((e: unknown) => e);
-    expect(isModelError(err) && err.kind).toBe("auth");
+    expect(isModelError(err) && err.kind).toBe("misconfigured");
     expect(calls).toBe(1);
   });
 
@@ -107,7 +107,7 @@ describe("createCallPolicy", () => {
   });
 
   it("keeps messages free of secrets and serializes without the cause", () => {
-    const err = new ModelError({ ...target, kind: "auth", message: "openai rejected our credentials", cause: new Error("Bearer sk-secret") });
+    const err = new ModelError({ ...target, kind: "misconfigured", message: "openai rejected our credentials", cause: new Error("Bearer sk-secret") });
     expect(JSON.stringify(err)).not.toContain("sk-secret");
     expect(err.cause).toBeInstanceOf(Error);
   });

@@ -171,12 +171,12 @@ describe("sim generator", () => {
     expect(xWins).toBeLessThan(votes);
   });
 
-  it("rejects bytes that are not an image as a bad request, and a vote without two images", async () => {
+  it("refuses bytes that are not an image, and fails a vote without two images", async () => {
     const gen = createSimGenerator();
     const garbage = await gen.generate(rate([{ bytes: new Uint8Array([1, 2, 3, 4]), mime: "image/png" }])).catch((e: unknown) => e);
-    expect(isModelError(garbage) && garbage.kind).toBe("bad_request");
+    expect(isModelError(garbage) && garbage.kind).toBe("refused");
     const lonely = await gen.generate({ system: "", user: "", images: [png(crisp)], simHints: hints({ task: "vote" }) }).catch((e: unknown) => e);
-    expect(isModelError(lonely) && lonely.kind).toBe("bad_request");
+    expect(isModelError(lonely) && lonely.kind).toBe("bad_response");
   });
 
   it("stops at once when the request was cancelled", async () => {

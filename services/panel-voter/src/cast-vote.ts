@@ -36,6 +36,8 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
       { bytes: second, mime: job.images[1].mime },
     ],
     signal,
+    // A rate limit that resets after the job's deadline is not waited for.
+    deadlineAt: job.deadline,
     simHints: {
       task: "vote",
       goal: job.persona.goal,

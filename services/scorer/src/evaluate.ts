@@ -38,6 +38,8 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
       user: prompt.user,
       images,
       signal,
+      // A rate limit that resets after the job's deadline is not waited for.
+      deadlineAt: job.deadline,
       simHints: {
         task: "rate",
         goal: job.persona.goal,

@@ -74,8 +74,9 @@ describe("a generator sample that fails", () => {
   });
 
   it.each([
-    ["auth", /refused our credentials/],
-    ["bad_request", /refused this image or text/],
+    // A misconfiguration would fail alike; the customer learns only that the configuration failed.
+    ["misconfigured", /The service's model configuration failed \(scoring model, fake\)/],
+    ["refused", /refused this image or text/],
     // Already retried by the provider's call policy: a second round would only outlive the request.
     ["timeout", /did not answer in time/],
   ] as const)("is not asked again when a fresh call cannot help (%s)", async (kind, sentence) => {

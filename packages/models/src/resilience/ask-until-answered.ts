@@ -12,6 +12,12 @@ export interface AnswerAttempt {
   refused: boolean;
   /** The provider's stop reason as `stopReason` wrote it, e.g. "finish reason length"; null when there is none to show. */
   stop: string | null;
+  /**
+   * Set when the stop reason makes any text unusable though it is neither a cut-off nor a
+   * refusal (Gemini RECITATION, Anthropic model_context_window_exceeded): "ask-again" when
+   * another draw may well answer, "give-up" when it would fail alike.
+   */
+  unusable?: "ask-again" | "give-up";
   usage: TokenUsage | undefined;
 }
 
@@ -65,8 +71,8 @@ export async function askUntilAnswered(target: ModelTarget, options: AskOptions,
   for (let attempts = 1; ; attempts++) {
     const answer = await attempt(outputLimit);
     usage = addUsage(usage, answer.usage);
-    if (answer.text && !answer.truncated && !answer.refused) return { text: answer.text, usage };
-    if (answer.refused || attempts > options.retries) throw unusableAnswer(target, answer, outputLimit, attempts, usage);
+    if (answer.text && !answer.truncated && !answer.refused && !answer.unusable) return { text: answer.text, usage };
+    if (answer.refused || answer.unusable === "give-up" || attempts > options.retries) throw unusableAnswer(target, answer, outputLimit, attempts, usage);
     if (answer.truncated) outputLimit = Math.min(outputLimit * 2, ceiling);
   }
 }
@@ -78,9 +84,12 @@ function unusableAnswer(target: ModelTarget, last: AnswerAttempt, outputLimit: n
   let reason: string;
   if (last.refused) {
     // A refusal is about this image or text, not a broken answer: asking again, or replacing the sample, would be declined alike.
-    return new ModelError({ ...target, kind: "bad_request", message: `${target.provider} model ${target.model} refused to answer${stop}`, ...(last.stop ? { reason: last.stop } : {}), usage });
+    return new ModelError({ ...target, kind: "refused", message: `${target.provider} model ${target.model} refused to answer${stop}`, ...(last.stop ? { reason: last.stop } : {}), usage });
   }
-  if (last.truncated && !last.text) {
+  if (last.unusable) {
+    what = `returned an answer that cannot be used${stop}`;
+    reason = `the answer was stopped before it was complete${stop}`;
+  } else if (last.truncated && !last.text) {
     const details = [last.stop, reasoningTokens > 0 ? `${reasoningTokens} reasoning tokens` : null].filter((d) => d !== null);
     what = `returned no text: the output limit of ${outputLimit} tokens was used up${details.length > 0 ? ` (${details.join(", ")})` : ""}`;
     reason = `no text, the output limit was used up${reasoningTokens > 0 ? " by reasoning" : ""}${stop}`;

@@ -35,6 +35,15 @@ export interface RetryEvent {
   error: ModelError;
 }
 
+/** What bounds one call beyond the policy's own settings. */
+export interface CallLimits {
+  /**
+   * Epoch ms by which the caller needs an answer (the job's deadline). A retry whose wait would
+   * end after it is not made: the call fails at once, so the time is not spent waiting for nothing.
+   */
+  deadlineAt?: number | undefined;
+}
+
 /** One attempt of a provider call: must pass `signal` to its HTTP request. */
 export type Attempt<T> = (signal: AbortSignal) => Promise<T>;
 
@@ -50,7 +59,7 @@ export interface CallPolicy {
    * @example
    * const text = await policy.run({ provider: "openai", model }, req.signal, (signal) => sdkCall(signal), toModelError);
    */
-  run<T>(target: ModelTarget, signal: AbortSignal | undefined, attempt: Attempt<T>, classify: (err: unknown) => ModelError): Promise<T>;
+  run<T>(target: ModelTarget, signal: AbortSignal | undefined, attempt: Attempt<T>, classify: (err: unknown) => ModelError, limits?: CallLimits): Promise<T>;
 }
 
 /**
@@ -107,7 +116,7 @@ export function createCallPolicy(options: CallPolicyOptions = {}): CallPolicy {
     maxRetries,
     limiter,
     now,
-    async run(target, signal, attempt, classify) {
+    async run(target, signal, attempt, classify, limits = {}) {
       for (let retry = 0; ; retry++) {
         if (signal?.aborted) throw aborted(target, signal.reason);
         const outcome = await attemptOnce(target, signal, attempt, classify);
@@ -116,6 +125,7 @@ export function createCallPolicy(options: CallPolicyOptions = {}): CallPolicy {
         const tooLong = error.retryAfterMs !== undefined && error.retryAfterMs > maxRetryAfterMs;
         if (!error.retryable || retry >= maxRetries || tooLong) throw retry === 0 ? error : afterAttempts(error, retry + 1);
         const delayMs = error.retryAfterMs ?? fullJitterDelayMs(retry, baseDelayMs, maxDelayMs, random);
+        if (limits.deadlineAt !== undefined && now() + delayMs >= limits.deadlineAt) throw afterAttempts(error, retry + 1, `the next try (in ${Math.ceil(delayMs / 1000)} s) would come after the request's deadline`);
         options.onRetry?.({ ...target, retry: retry + 1, delayMs, error });
         try {
           await sleep(delayMs, signal);
@@ -127,7 +137,7 @@ export function createCallPolicy(options: CallPolicyOptions = {}): CallPolicy {
   };
 }
 
-function afterAttempts(error: ModelError, attempts: number): ModelError {
+function afterAttempts(error: ModelError, attempts: number, why?: string): ModelError {
   return new ModelError({
     kind: error.kind,
     provider: error.provider,
@@ -136,8 +146,9 @@ function afterAttempts(error: ModelError, attempts: number): ModelError {
     status: error.status,
     retryAfterMs: error.retryAfterMs,
     reason: error.reason,
+    misconfiguration: error.misconfiguration,
     usage: error.usage,
-    message: `${error.message}; gave up after ${attempts} attempts`,
+    message: `${error.message}; gave up after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}${why ? `: ${why}` : ""}`,
     cause: error.cause,
   });
 }

@@ -45,7 +45,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
     try {
       return await Promise.all(images.map((i) => cache.measure(i.bytes)));
     } catch (err) {
-      throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} could not decode an image`, cause: err });
+      throw new ModelError({ ...target, kind: "refused", message: `sim model ${model} could not decode an image`, cause: err });
     }
   };
 
@@ -64,7 +64,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
 
       switch (hints.task) {
         case "rate": {
-          if (stats.length > 1) throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} rates one image at a time, got ${stats.length}` });
+          if (stats.length > 1) throw new ModelError({ ...target, kind: "bad_response", message: `sim model ${model} rates one image at a time, got ${stats.length}` });
           const image = stats[0] ?? null;
           const assessment = assessCreative(image, hints.copy, hints);
           // Keyed by the image alone, so an ad package and its image-only ablation share their jitter.
@@ -74,7 +74,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
         }
         case "vote": {
           const [first, second] = stats;
-          if (!first || !second || stats.length !== 2) throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} votes on exactly two images, got ${stats.length}` });
+          if (!first || !second || stats.length !== 2) throw new ModelError({ ...target, kind: "bad_response", message: `sim model ${model} votes on exactly two images, got ${stats.length}` });
           const copyOf = (i: 0 | 1): CopyFields | null => (hints.copyPerImage ? hints.copyPerImage[i] : hints.copy);
           // Each image is judged as what it is: its own asset type when the vote names one.
           const contextOf = (i: 0 | 1) => (hints.assetTypePerImage ? { ...hints, assetType: hints.assetTypePerImage[i] } : hints);
@@ -85,7 +85,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
         }
         default: {
           const unknown: never = hints.task;
-          throw new ModelError({ ...target, kind: "bad_request", message: `sim model ${model} has no task ${String(unknown)}` });
+          throw new ModelError({ ...target, kind: "bad_response", message: `sim model ${model} has no task ${String(unknown)}` });
         }
       }
     },
