@@ -1,24 +1,31 @@
-import OpenAI, { APIError } from "openai";
-import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import type { ReasoningEffort } from "openai/resources/shared";
-import type { ModelError } from "../model-error.ts";
+import OpenAI, { APIError, AzureOpenAI } from "openai";
+import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { openaiModelRules, reasoningEffortFor, type OpenAIFlavor, type OpenAIModelRules, type OpenAIReasoningEffort } from "../capabilities/openai.ts";
+import type { MisconfigurationCause, ModelError } from "../model-error.ts";
 import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
 import { badResponse, modelErrorFromHttpFailure, type ModelTarget } from "../resilience/http-failure.ts";
-import { retryAfterMs } from "../resilience/retry-after.ts";
+import type { ModelSettings } from "../resilience/model-settings.ts";
+import { openAIRetryAfterMs } from "../resilience/openai-rate-limit.ts";
 import type { Embedder, GenerateRequest, GenerateResult, Generator, TokenUsage } from "../types.ts";
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
 import { labelledImages, toBase64 } from "./prompt-parts.ts";
 import { embedInBatches } from "./embed-in-batches.ts";
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export { OPENAI_FLAVORS, OPENAI_REASONING_EFFORTS, type OpenAIFlavor, type OpenAIReasoningEffort } from "../capabilities/openai.ts";
 
-/** The values OpenAI's `reasoning_effort` takes; not every reasoning model takes every one. */
-export const OPENAI_REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const satisfies ReadonlyArray<NonNullable<ReasoningEffort>>;
-export type OpenAIReasoningEffort = (typeof OPENAI_REASONING_EFFORTS)[number];
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export const OPENROUTER_DEFAULT_BASE_URL = "https://openrouter.ai/api/v1";
+export const OLLAMA_DEFAULT_OPENAI_BASE_URL = "http://127.0.0.1:11434/v1";
+/**
+ * The dated Azure OpenAI API version sent as `api-version` when none is configured: the first
+ * to take GPT-5 and the o-series' `reasoning_effort` and `max_completion_tokens`
+ * (learn.microsoft.com/azure/ai-foundry/openai/how-to/reasoning).
+ */
+export const AZURE_OPENAI_DEFAULT_API_VERSION = "2025-04-01-preview";
 
 /**
- * Output tokens reserved for reasoning when a reasoning effort is set. Only a ceiling (tokens
+ * Output tokens reserved for reasoning when a reasoning effort is sent. Only a ceiling (tokens
  * used are billed, not the limit); a persona answer rarely needs more reasoning, and a call
  * that does is asked again with a larger limit.
  */
@@ -26,29 +33,43 @@ export const DEFAULT_OPENAI_REASONING_BUDGET = 8192;
 
 /** Where and as whom to call: what a generator and an embedder of one server share. */
 export interface OpenAICompatibleConnection {
+  /** The model id; on Azure, the deployment name. */
   model: string;
-  /** Empty or absent: no Authorization header is sent (Ollama, LM Studio and vLLM need none). */
+  /** Empty or absent: no Authorization header is sent (Ollama, LM Studio and vLLM need none). Azure: sent as `api-key`. */
   apiKey?: string;
+  /** The /v1 address; on Azure, the resource endpoint (https://<resource>.openai.azure.com). */
   baseURL?: string;
-  /** Label in results and errors, e.g. "openai" or "ollama". Default "openai". */
+  /** What kind of server this is. Default "openai" when `baseURL` is OpenAI's (any region), else "compatible". */
+  flavor?: OpenAIFlavor;
+  /** Label in results and errors. Default: the flavor ("openai" for a compatible server). */
   provider?: string;
   /** Shared retry, timeout and concurrency policy; one per provider. */
   policy?: CallPolicy;
+  /** The operator's setting names, so a misconfiguration's fix names them. */
+  settings?: ModelSettings;
+  /** Azure only: the `api-version` query. Default AZURE_OPENAI_DEFAULT_API_VERSION. */
+  apiVersion?: string;
+  /** OpenRouter only: sent as `HTTP-Referer`, for its app attribution. */
+  appUrl?: string;
+  /** OpenRouter only: sent as `X-Title`, for its app attribution. */
+  appTitle?: string;
 }
 
 export interface OpenAICompatibleOptions extends OpenAICompatibleConnection, GenerationOptions {
   /**
-   * OpenAI's newer models only accept `max_completion_tokens`; most compatible servers only
-   * `max_tokens`. Default: the former for api.openai.com, the latter elsewhere.
+   * The model whose rules apply when `model` is a name of the operator's choosing: an Azure
+   * deployment ("ranker" serving gpt-4.1) or an Ollama model built from a Modelfile.
    */
+  rulesModel?: string;
+  /** Overrides the token field the model's rules choose (a server that knows only one of them). */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
   /**
-   * Sent as `reasoning_effort`. Absent: not sent, since non-reasoning models reject it. When
-   * set, no temperature is sent: reasoning models reject any but their default.
+   * Sent as `reasoning_effort` to models that take this value (see capabilities/openai.ts);
+   * to others it is not sent. Absent: never sent.
    */
   reasoningEffort?: OpenAIReasoningEffort;
   /**
-   * Tokens added to the answer budget when `reasoningEffort` is set, because OpenAI counts
+   * Tokens added to the answer budget when a reasoning effort is sent, because OpenAI counts
    * reasoning inside the output limit. Default 8192.
    */
   reasoningBudget?: number;
@@ -59,31 +80,123 @@ export interface OpenAICompatibleEmbedderOptions extends OpenAICompatibleConnect
   maxBatchSize?: number;
 }
 
-function createClient(options: OpenAICompatibleConnection, policy: CallPolicy): OpenAI {
-  const keyless = !options.apiKey;
-  return new OpenAI({
-    // The SDK refuses to start without a key; a keyless local server gets a placeholder that is never sent.
-    apiKey: options.apiKey || "unused",
-    baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
-    // Explicit nulls keep ambient OPENAI_* variables from leaking into the client.
+const OPENAI_HOST = /^([a-z]{2}\.)?api\.openai\.com$/;
+
+/** OpenAI's own API, in any data-residency region (eu.api.openai.com, ...). */
+function isOpenAIURL(baseURL: string | undefined): boolean {
+  if (baseURL === undefined) return true;
+  try {
+    return OPENAI_HOST.test(new URL(baseURL).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export function flavorOf(options: Pick<OpenAICompatibleConnection, "flavor" | "baseURL">): OpenAIFlavor {
+  return options.flavor ?? (isOpenAIURL(options.baseURL) ? "openai" : "compatible");
+}
+
+/**
+ * Headers the SDK would add from OPENAI_CUSTOM_HEADERS (read in its constructor whatever we
+ * pass), each set to null so they are removed: ambient variables must not reach our requests.
+ */
+function ambientHeadersRemoved(): Record<string, null> {
+  const removed: Record<string, null> = {};
+  for (const line of (process.env["OPENAI_CUSTOM_HEADERS"] ?? "").split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) removed[line.slice(0, colon).trim()] = null;
+  }
+  return removed;
+}
+
+function azureResourceURL(baseURL: string | undefined): string {
+  if (!baseURL) throw new Error("an Azure OpenAI model needs baseURL: the resource endpoint, e.g. https://my-resource.openai.azure.com");
+  const trimmed = baseURL.replace(/\/+$/, "");
+  return trimmed.endsWith("/openai") ? trimmed : `${trimmed}/openai`;
+}
+
+function createClient(options: OpenAICompatibleConnection, flavor: OpenAIFlavor, policy: CallPolicy): OpenAI {
+  const headers: Record<string, string | null> = ambientHeadersRemoved();
+  if (!options.apiKey) headers["Authorization"] = null;
+  if (flavor === "openrouter") {
+    // Optional attribution (openrouter.ai/docs/api-reference/overview, "Headers").
+    if (options.appUrl) headers["HTTP-Referer"] = options.appUrl;
+    if (options.appTitle) headers["X-Title"] = options.appTitle;
+  }
+  // Explicit values and nulls for every option the SDK would otherwise read from OPENAI_* / AZURE_OPENAI_* variables.
+  const shared = {
     organization: null,
     project: null,
     adminAPIKey: null,
+    webhookSecret: null,
     maxRetries: 0,
     // A backstop only: our policy aborts each attempt on its own timer.
     timeout: policy.timeoutMs + 5_000,
     logLevel: "off",
-    ...(keyless ? { defaultHeaders: { Authorization: null } } : {}),
+    defaultHeaders: headers,
+  } as const;
+  if (flavor === "azure") {
+    // The SDK's Azure client: `api-key` header, /openai/deployments/<deployment>/... paths and
+    // the api-version query (node_modules/openai/azure.d.ts).
+    return new AzureOpenAI({
+      ...shared,
+      baseURL: azureResourceURL(options.baseURL),
+      apiKey: options.apiKey ?? "",
+      apiVersion: options.apiVersion ?? AZURE_OPENAI_DEFAULT_API_VERSION,
+      deployment: options.model,
+    });
+  }
+  const defaultURL = flavor === "openrouter" ? OPENROUTER_DEFAULT_BASE_URL : flavor === "ollama" ? OLLAMA_DEFAULT_OPENAI_BASE_URL : OPENAI_DEFAULT_BASE_URL;
+  return new OpenAI({
+    ...shared,
+    // The SDK refuses to start without a key; a keyless local server gets a placeholder that is never sent.
+    apiKey: options.apiKey || "unused",
+    baseURL: options.baseURL ?? defaultURL,
   });
 }
 
-function classify(target: ModelTarget, now: () => number) {
+/** The error object of an OpenAI-style body, as the SDK parsed it: OpenAI, Azure, OpenRouter and Ollama all nest it under `error`. */
+interface ProviderErrorBody {
+  code?: unknown;
+  type?: unknown;
+  param?: unknown;
+  message?: unknown;
+  innererror?: { code?: unknown };
+}
+
+// Codes that mean the provider refused the content itself, not our set-up: OpenAI's policy and
+// image codes (developers.openai.com/api/docs/guides/error-codes), Azure's content filter
+// (learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
+const CONTENT_CODES = new Set(["content_policy_violation", "content_filter", "responsibleaipolicyviolation", "invalid_image", "invalid_image_format", "image_parse_error", "invalid_image_url", "image_content_policy_violation", "sanitizer_server_error"]);
+const PARAMETER_CODES = new Set(["unsupported_parameter", "unsupported_value", "invalid_value", "integer_below_min_value", "integer_above_max_value", "decimal_below_min_value", "decimal_above_max_value"]);
+
+/** What an error body says beyond its status, as `HttpFailure.meaning`. */
+export function openAIErrorMeaning(status: number | undefined, flavor: OpenAIFlavor, error: ProviderErrorBody | undefined): "content" | MisconfigurationCause | undefined {
+  const code = typeof error?.code === "string" ? error.code.toLowerCase() : undefined;
+  const type = typeof error?.type === "string" ? error.type.toLowerCase() : undefined;
+  const inner = typeof error?.innererror?.code === "string" ? error.innererror.code.toLowerCase() : undefined;
+  if (code === "insufficient_quota" || type === "insufficient_quota") return "quota_exhausted";
+  if ((code && CONTENT_CODES.has(code)) || (inner && CONTENT_CODES.has(inner))) return "content";
+  // OpenRouter: 403 is "your input was flagged" by a model's moderation (openrouter.ai/docs/api-reference/errors).
+  if (flavor === "openrouter" && status === 403) return "content";
+  if (code === "model_not_found" || code === "deploymentnotfound") return "unknown_model";
+  if (code && PARAMETER_CODES.has(code)) return "unsupported_parameter";
+  if (status === 400 && type === "invalid_request_error" && typeof error?.param === "string" && error.param !== "" && error.param !== "messages") return "unsupported_parameter";
+  return undefined;
+}
+
+function classify(target: ModelTarget, flavor: OpenAIFlavor, now: () => number) {
   return (err: unknown): ModelError => {
     if (err instanceof APIError) {
+      const status = typeof err.status === "number" ? err.status : undefined;
+      const error = typeof err.error === "object" && err.error !== null ? (err.error as ProviderErrorBody) : undefined;
+      const rawCode: unknown = error?.code ?? err.type ?? null;
+      const meaning = openAIErrorMeaning(status, flavor, error);
       return modelErrorFromHttpFailure(target, {
-        status: typeof err.status === "number" ? err.status : undefined,
-        retryAfterMs: retryAfterMs(err.headers, now()),
-        code: err.code ?? err.type ?? null,
+        status,
+        retryAfterMs: openAIRetryAfterMs(err.headers, now()),
+        code: typeof rawCode === "string" ? rawCode : typeof rawCode === "number" ? String(rawCode) : null,
+        ...(meaning === undefined ? {} : { meaning }),
         cause: err,
       });
     }
@@ -96,7 +209,9 @@ function usageOf(completion: ChatCompletion): TokenUsage | undefined {
   if (!usage) return undefined;
   // completion_tokens already holds the reasoning tokens: that is what OpenAI bills as output.
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, ...(typeof reasoning === "number" ? { reasoningTokens: reasoning } : {}) };
+  const out: TokenUsage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  if (typeof reasoning === "number") out.reasoningTokens = reasoning;
+  return out;
 }
 
 function answerOf(completion: ChatCompletion): AnswerAttempt {
@@ -114,30 +229,76 @@ function answerOf(completion: ChatCompletion): AnswerAttempt {
 }
 
 /**
- * A generator on the chat completions API of OpenAI or any server that imitates it. An empty
- * or cut-off answer is asked again (see `askUntilAnswered`).
+ * OpenRouter's chat request (openrouter.ai/docs/api-reference/overview): OpenAI's fields, with
+ * its normalized `reasoning: {effort}` (openrouter.ai/docs/use-cases/reasoning-tokens) in place
+ * of `reasoning_effort`, and `max_tokens` as the only output limit.
+ */
+interface OpenRouterChatRequest {
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  max_tokens: number;
+  temperature?: number;
+  reasoning?: { effort: OpenAIReasoningEffort };
+}
+
+/** What one generator sends, decided once from the model's rules and the options. */
+interface WirePlan {
+  rules: OpenAIModelRules;
+  tokenField: "max_tokens" | "max_completion_tokens";
+  effort: OpenAIReasoningEffort | null;
+  temperature: number | null;
+}
+
+function planFor(options: OpenAICompatibleOptions, flavor: OpenAIFlavor): WirePlan {
+  const rules = openaiModelRules(options.rulesModel ?? options.model, flavor);
+  const effort = reasoningEffortFor(rules, options.reasoningEffort);
+  // A model that takes no temperature gets none, whatever the seat asks (it would answer 400).
+  const temperature = rules.temperature === null || options.temperature === undefined ? null : clamp(options.temperature, rules.temperature);
+  return { rules, tokenField: options.maxTokensField ?? rules.tokenField, effort, temperature };
+}
+
+const clamp = (value: number, range: { min: number; max: number }) => Math.min(range.max, Math.max(range.min, value));
+
+/**
+ * A generator on the chat completions API of OpenAI, Azure OpenAI, OpenRouter, Ollama or any
+ * server that imitates it. What is sent (token field, temperature, reasoning effort) follows
+ * the model's rules in capabilities/openai.ts. An empty or cut-off answer is asked again.
  *
  * @example
- * const gen = createOpenAICompatibleGenerator({ model: "llava:13b", baseURL: "http://127.0.0.1:11434/v1", temperature: 0.5 });
+ * const gen = createOpenAICompatibleGenerator({ model: "llava:13b", flavor: "ollama", baseURL: "http://127.0.0.1:11434/v1", temperature: 0.5 });
  */
 export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions): Generator {
-  const provider = options.provider ?? "openai";
+  const flavor = flavorOf(options);
+  const provider = options.provider ?? (flavor === "compatible" ? "openai" : flavor);
   const model = options.model;
-  const target = { provider, model };
+  const target: ModelTarget = options.settings ? { provider, model, settings: options.settings } : { provider, model };
   const policy = options.policy ?? createCallPolicy();
-  const client = createClient(options, policy);
-  const isOfficial = (options.baseURL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "") === OPENAI_DEFAULT_BASE_URL;
-  const maxTokensField = options.maxTokensField ?? (isOfficial ? "max_completion_tokens" : "max_tokens");
-  const reasoningEffort = options.reasoningEffort;
+  const client = createClient(options, flavor, policy);
+  const plan = planFor(options, flavor);
   const answerBudget = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  const reasoningBudget = reasoningEffort === undefined ? 0 : (options.reasoningBudget ?? DEFAULT_OPENAI_REASONING_BUDGET);
+  const reasoningBudget = plan.effort === null || plan.effort === "none" ? 0 : (options.reasoningBudget ?? DEFAULT_OPENAI_REASONING_BUDGET);
   const retries = options.answerRetries ?? DEFAULT_ANSWER_RETRIES;
-  const temperature = reasoningEffort === undefined ? (options.temperature ?? null) : null;
+  const onError = classify(target, flavor, policy.now);
+
+  const send = (messages: ChatCompletionMessageParam[], outputLimit: number, temperature: number | null, signal: AbortSignal): Promise<ChatCompletion> => {
+    if (flavor === "openrouter") {
+      const body: OpenRouterChatRequest = { model, messages, max_tokens: outputLimit };
+      if (temperature !== null) body.temperature = temperature;
+      if (plan.effort !== null) body.reasoning = { effort: plan.effort };
+      return client.post<ChatCompletion>("/chat/completions", { body, signal });
+    }
+    const body: ChatCompletionCreateParamsNonStreaming = { model, messages };
+    if (plan.tokenField === "max_completion_tokens") body.max_completion_tokens = outputLimit;
+    else body.max_tokens = outputLimit;
+    if (temperature !== null) body.temperature = temperature;
+    if (plan.effort !== null) body.reasoning_effort = plan.effort;
+    return client.chat.completions.create(body, { signal });
+  };
 
   return {
     provider,
     model,
-    temperature,
+    temperature: plan.temperature,
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ChatCompletionContentPart[] = [];
       for (const { label, image } of labelledImages(req.images)) {
@@ -145,40 +306,40 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
         content.push({ type: "image_url", image_url: { url: `data:${image.mime};base64,${toBase64(image.bytes)}` } });
       }
       content.push({ type: "text", text: req.user });
-      const sentTemperature = reasoningEffort === undefined ? (req.temperature ?? temperature) : null;
-      const bodyFor = (outputLimit: number): ChatCompletionCreateParamsNonStreaming => ({
-        model,
-        messages: [
-          { role: "system", content: req.system },
-          { role: "user", content },
-        ],
-        [maxTokensField]: outputLimit,
-        ...(reasoningEffort === undefined ? {} : { reasoning_effort: reasoningEffort }),
-        ...(sentTemperature === null ? {} : { temperature: sentTemperature }),
-      });
+      const messages: ChatCompletionMessageParam[] = [
+        { role: "system", content: req.system },
+        { role: "user", content },
+      ];
+      const range = plan.rules.temperature;
+      const wanted = req.temperature ?? plan.temperature;
+      const temperature = range === null || wanted === null ? null : clamp(wanted, range);
+      const limits = req.deadlineAt === undefined ? {} : { deadlineAt: req.deadlineAt };
 
       const answered = await askUntilAnswered(target, { outputLimit: (req.maxOutputTokens ?? answerBudget) + reasoningBudget, retries }, async (outputLimit) => {
-        const body = bodyFor(outputLimit);
-        const completion = await policy.run(target, req.signal, (signal) => client.chat.completions.create(body, { signal }), classify(target, policy.now));
+        const completion = await policy.run(target, req.signal, (signal) => send(messages, outputLimit, temperature, signal), onError, limits);
         return answerOf(completion);
       });
-      return { text: answered.text, provider, model, simulated: false, ...(answered.usage ? { usage: answered.usage } : {}) };
+      const result: GenerateResult = { text: answered.text, provider, model, simulated: false };
+      if (answered.usage) result.usage = answered.usage;
+      return result;
     },
   };
 }
 
 /** Embeddings with every text of a call in one batched request (up to `maxBatchSize`). */
 export function createOpenAICompatibleEmbedder(options: OpenAICompatibleEmbedderOptions): Embedder {
-  const provider = options.provider ?? "openai";
+  const flavor = flavorOf(options);
+  const provider = options.provider ?? (flavor === "compatible" ? "openai" : flavor);
   const model = options.model;
-  const target = { provider, model };
+  const target: ModelTarget = options.settings ? { provider, model, settings: options.settings } : { provider, model };
   const policy = options.policy ?? createCallPolicy();
-  const client = createClient(options, policy);
+  const client = createClient(options, flavor, policy);
   const maxBatchSize = options.maxBatchSize ?? 2048;
+  const onError = classify(target, flavor, policy.now);
 
   const embedBatch = async (texts: string[], signal: AbortSignal | undefined): Promise<number[][]> => {
     // "float" because several compatible servers do not implement the SDK's default base64 encoding.
-    const response = await policy.run(target, signal, (s) => client.embeddings.create({ model, input: texts, encoding_format: "float" }, { signal: s }), classify(target, policy.now));
+    const response = await policy.run(target, signal, (s) => client.embeddings.create({ model, input: texts, encoding_format: "float" }, { signal: s }), onError);
     const rows = [...(response.data ?? [])].sort((a, b) => a.index - b.index);
     if (rows.length !== texts.length || rows.some((row) => !Array.isArray(row.embedding) || row.embedding.length === 0)) {
       throw badResponse(target, `returned ${rows.length} embeddings for ${texts.length} texts`);

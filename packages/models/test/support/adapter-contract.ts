@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createCallPolicy, describeModelError, isModelError, realSleep, type CallPolicy, type CallPolicyOptions, type Embedder, type GenerationOptions, type Generator, type ImageInput, type ModelError } from "../../src/index.ts";
-import { startFakeProvider, type FakeProvider, type RecordedRequest, type Reply } from "./fake-provider.ts";
+import { type FakeProvider, type RecordedRequest, type Reply } from "./fake-provider.ts";
+import { startStrictServer, type Check, type StrictFake } from "./strict/strict-fake.ts";
 
 /** Token counts of one answer as a test states them: `output` is the visible answer, `reasoning` comes on top. */
 export interface Tokens {
@@ -43,6 +44,11 @@ export interface WireFormat {
     refusalReason: string | undefined;
   };
   makeGenerator(baseURL: string, policy: CallPolicy, options?: GenerationOptions): Generator;
+  /**
+   * The provider's own request rules (strict/<provider>.ts): every request of every test here
+   * is checked first, and a test fails if the fake refused any request it did not expect.
+   */
+  check: Check;
   embedding?: {
     path: string;
     inputsOf(body: unknown): string[];
@@ -67,14 +73,17 @@ async function failureOf(promise: Promise<unknown>): Promise<ModelError> {
 
 export function describeAdapterContract(wire: WireFormat): void {
   describe(`${wire.provider} adapter against a local ${wire.provider} wire-format server`, () => {
-    let server: FakeProvider | undefined;
+    let server: StrictFake | undefined;
     afterEach(async () => {
+      const refusals = server?.refusals ?? [];
       await server?.close();
       server = undefined;
+      // What our adapter sent must be what the real provider accepts, in every test.
+      expect(refusals.map((r) => `${r.status}: ${r.rule}`)).toEqual([]);
     });
 
-    const start = async (reply: (req: RecordedRequest, index: number) => Reply) => {
-      server = await startFakeProvider(reply);
+    const start = async (reply: (req: RecordedRequest, index: number) => Reply): Promise<FakeProvider> => {
+      server = await startStrictServer(wire.check, reply);
       return server;
     };
     const policy = (options: CallPolicyOptions = {}) => createCallPolicy({ timeoutMs: 5_000, maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20, ...options });
@@ -106,11 +115,12 @@ export function describeAdapterContract(wire: WireFormat): void {
       ]);
     });
 
-    for (const [status, kind] of [[401, "auth"], [403, "auth"], [400, "bad_request"], [404, "bad_request"]] as const) {
-      it(`maps HTTP ${status} to "${kind}" without retrying, and never echoes the key`, async () => {
+    for (const [status, cause] of [[401, "credentials"], [403, "credentials"], [400, "invalid_request"], [404, "unknown_model"]] as const) {
+      it(`maps HTTP ${status} to a "${cause}" misconfiguration without retrying, and never echoes the key`, async () => {
         const srv = await start(() => ({ status, body: wire.errorBody(status) }));
         const err = await failureOf(wire.makeGenerator(srv.url, policy()).generate(request()));
-        expect(err).toMatchObject({ kind, retryable: false, status, provider: wire.provider, model: wire.model });
+        expect(err).toMatchObject({ kind: "misconfigured", retryable: false, status, provider: wire.provider, model: wire.model, misconfiguration: { cause } });
+        expect(describeModelError(err, "scoring model")).toBe(`The service's model configuration failed (scoring model, ${wire.provider}); the operator has been told what to fix.`);
         expect(srv.requests).toHaveLength(1);
         expect(err.message).not.toContain(wire.apiKey);
         expect(err.message).not.toContain("Dana");
@@ -243,7 +253,7 @@ export function describeAdapterContract(wire: WireFormat): void {
         const srv = await start(() => answer(wire.answers.refusal()));
         const err = await failureOf(wire.makeGenerator(srv.url, policy()).generate(request()));
         expect(srv.requests).toHaveLength(1);
-        expect(err).toMatchObject({ kind: "bad_request", retryable: false });
+        expect(err).toMatchObject({ kind: "refused", retryable: false });
         expect(err.reason).toBe(wire.answers.refusalReason);
         const why = wire.answers.refusalReason ? ` (${wire.answers.refusalReason})` : "";
         expect(describeModelError(err, "voter model")).toBe(`The voter model (${wire.provider}) refused this image or text${why}.`);

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** The body exactly as received, for checks over its bytes (a request signature). */
+  raw: string;
   receivedAt: number;
 }
 
@@ -45,7 +47,7 @@ export async function startFakeProvider(reply: (req: RecordedRequest, index: num
       } catch {
         // Left as text: the assertion that reads it will say what arrived.
       }
-      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, receivedAt: performance.now() };
+      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, raw: text, receivedAt: performance.now() };
       const index = requests.push(recorded) - 1;
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
