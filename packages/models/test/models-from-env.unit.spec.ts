@@ -34,7 +34,10 @@ describe("modelsFromEnv", () => {
     expect(models.generators.map((g) => `${g.provider}:${g.model}`)).toEqual(["openai:gpt-4o-mini", "anthropic:claude-sonnet-4-6"]);
     expect(`${models.embedder.provider}:${models.embedder.model}`).toBe("gemini:gemini-embedding-001");
     expect(models.voters.map((v) => v.provider)).toEqual(["gemini"]);
-    expect(models.warnings).toEqual([]);
+    // Anthropic's API version has no temperature: the operator is told the seat's setting is not sent.
+    expect(models.warnings).toEqual([
+      "ADRANK_GENERATOR_TEMPERATURES seat 2 (1) is not sent to anthropic:claude-sonnet-4-6: that model takes only its default temperature (or reasoning/thinking is on), so its samples differ by chance alone.",
+    ]);
   });
 
   it("requires exactly two generators", () => {
@@ -151,7 +154,9 @@ describe("answer budget, reasoning and answer retries", () => {
     expect(configError({ OPENAI_REASONING_BUDGET: "0" })).toMatch(/^ {2}OPENAI_REASONING_BUDGET: /m);
     expect(configError({ ANTHROPIC_THINKING_BUDGET: "512" })).toMatch(/^ {2}ANTHROPIC_THINKING_BUDGET: must be at least 1024, Anthropic's smallest thinking budget/m);
     expect(configError({ ANTHROPIC_THINKING_BUDGET: "some" })).toMatch(/^ {2}ANTHROPIC_THINKING_BUDGET: /m);
-    expect(configError({ GEMINI_THINKING_BUDGET: "-1" })).toMatch(/^ {2}GEMINI_THINKING_BUDGET: /m);
+    expect(configError({ GEMINI_THINKING_BUDGET: "-2" })).toMatch(/^ {2}GEMINI_THINKING_BUDGET: /m);
+    // -1 asks for dynamic thinking, which Gemini 2.5 offers.
+    expect(ModelsEnv.parse({ GEMINI_THINKING_BUDGET: "-1" }).GEMINI_THINKING_BUDGET).toBe(-1);
   });
 
   it("gives generators no temperature where reasoning or thinking is on, as those models reject one", () => {
@@ -173,13 +178,14 @@ describe("temperatures", () => {
     expect(config.ADRANK_VOTER_TEMPERATURE).toBe(1);
     const models = modelsFromEnv(real);
     expect(models.generators.map((g) => g.temperature)).toEqual([0.5, 1]);
-    expect(models.voters.map((v) => v.temperature)).toEqual([1, 1]);
+    // Claude takes no temperature under the Messages API version the SDK speaks.
+    expect(models.voters.map((v) => v.temperature)).toEqual([1, null]);
   });
 
   it("gives each seat its configured temperature, 0 and 2 included", () => {
     const models = modelsFromEnv({ ...real, ADRANK_GENERATOR_TEMPERATURES: "0, 2", ADRANK_VOTER_TEMPERATURE: "0.3" });
     expect(models.generators.map((g) => g.temperature)).toEqual([0, 2]);
-    expect(models.voters.map((v) => v.temperature)).toEqual([0.3, 0.3]);
+    expect(models.voters.map((v) => v.temperature)).toEqual([0.3, null]);
   });
 
   it("rejects temperatures outside 0 to 2, and anything but two numbers for the generators", () => {
@@ -189,13 +195,15 @@ describe("temperatures", () => {
     for (const value of ["2.1", "-1", "warm"]) expect(configError({ ADRANK_VOTER_TEMPERATURE: value })).toMatch(/^ {2}ADRANK_VOTER_TEMPERATURE: must be a number from 0 to 2/m);
   });
 
-  it("rejects a temperature above 1 for an Anthropic seat unless thinking is on (then none is sent)", () => {
-    const anthropicSeat = { ...keys, ADRANK_GENERATORS: "openai:gpt-4o-mini,anthropic:claude-sonnet-4-6", ADRANK_GENERATOR_TEMPERATURES: "1.5,1.2" };
-    const message = configError(anthropicSeat);
-    expect(message).toMatch(/ADRANK_GENERATOR_TEMPERATURES: seat 2 is 1.2 but its model anthropic:claude-sonnet-4-6 takes 0 to 1/);
-    expect(message).not.toMatch(/seat 1/);
-    expect(configError({ ...real, ADRANK_VOTER_TEMPERATURE: "1.4" })).toMatch(/ADRANK_VOTER_TEMPERATURE: is 1.4 but anthropic:claude-sonnet-4-6 takes 0 to 1/);
-    expect(modelsFromEnv({ ...anthropicSeat, ANTHROPIC_THINKING_BUDGET: "1024" }).generators[1].temperature).toBeNull();
+  it("sends a model that takes only its default temperature none, and says so at start instead of refusing the configuration", () => {
+    const models = modelsFromEnv({ ...keys, ADRANK_GENERATORS: "openai:gpt-5-mini,anthropic:claude-sonnet-4-6", ADRANK_EMBEDDER: "openai:text-embedding-3-small", ADRANK_GENERATOR_TEMPERATURES: "1.5,1.2", ADRANK_VOTERS: "openai:o4-mini,gemini:gemini-2.5-flash" });
+    expect(models.generators.map((g) => g.temperature)).toEqual([null, null]);
+    expect(models.voters.map((v) => v.temperature)).toEqual([null, 1]);
+    expect(models.warnings).toEqual([
+      expect.stringMatching(/^ADRANK_GENERATOR_TEMPERATURES seat 1 \(1\.5\) is not sent to openai:gpt-5-mini/),
+      expect.stringMatching(/^ADRANK_GENERATOR_TEMPERATURES seat 2 \(1\.2\) is not sent to anthropic:claude-sonnet-4-6/),
+      "ADRANK_VOTER_TEMPERATURE (1) is not sent to openai:o4-mini: those models take only their default temperature.",
+    ]);
   });
 });
 

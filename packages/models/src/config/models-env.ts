@@ -4,7 +4,8 @@ import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_MIN_THINKING_BUDGET } from "../ad
 import { DEFAULT_GEMINI_THINKING_BUDGET, GEMINI_DEFAULT_BASE_URL } from "../adapters/gemini.ts";
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS } from "../adapters/generation-options.ts";
 import { DEFAULT_OPENAI_REASONING_BUDGET, OPENAI_DEFAULT_BASE_URL, OPENAI_REASONING_EFFORTS } from "../adapters/openai-compatible.ts";
-import { formatModelRef, parseModelRef, type ModelRef } from "./model-ref.ts";
+import { formatModelRef, parseModelRef, PROVIDERS, type ModelRef } from "./model-ref.ts";
+import { readProviderProfiles, type ProfileIssue, type ProviderProfile } from "./provider-profiles.ts";
 
 export const DEFAULT_GENERATORS = "sim:sim-gen-a,sim:sim-gen-b";
 export const DEFAULT_EMBEDDER = "sim:sim-embed";
@@ -16,8 +17,9 @@ export const DEFAULT_GENERATOR_TEMPERATURES = "0.5,1.0";
 export const DEFAULT_VOTER_TEMPERATURE = 1;
 /** ADRANK_VOTERS names at most this many panel models (a model may appear more than once). */
 export const MAX_VOTERS = 5;
-/** Anthropic takes temperatures from 0 to 1 only; the others from 0 to 2. */
-const ANTHROPIC_MAX_TEMPERATURE = 1;
+/** Where the parsed provider profiles travel through the schema: not an environment variable. */
+const PROFILES = "providerProfiles";
+const withProfiles = (env: unknown) => (env && typeof env === "object" ? { ...env, [PROFILES]: readProviderProfiles(env as Record<string, string | undefined>) } : env);
 
 /** An unset variable and an empty one mean the same: use the default. */
 const blankAsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -100,8 +102,11 @@ const generatorTemperatures = z.preprocess(
 /** An integer variable where empty means unset, as for every other variable here. */
 const int = (def: number, min: number, max: number) => z.preprocess(blankAsUnset, envInt(def, min, max));
 
-export const ModelsEnv = z
+export const ModelsEnv = z.preprocess(
+  withProfiles,
+  z
   .object({
+    [PROFILES]: z.custom<{ profiles: ProviderProfile[]; issues: ProfileIssue[] }>(),
     ADRANK_GENERATORS: generatorPair,
     ADRANK_EMBEDDER: modelRef(DEFAULT_EMBEDDER),
     /** One panel model; unset (and no ADRANK_VOTERS): sim:sim-voter. Read `voters` for the panel. */
@@ -140,7 +145,12 @@ export const ModelsEnv = z
         .max(128_000)
         .optional(),
     ),
-    GEMINI_THINKING_BUDGET: int(DEFAULT_GEMINI_THINKING_BUDGET, 0, 32_768),
+    /** -1 asks for dynamic thinking where the model offers it; each model's own range applies (docs/models.md). */
+    GEMINI_THINKING_BUDGET: int(DEFAULT_GEMINI_THINKING_BUDGET, -1, 32_768),
+    /** The Gemini API version; v1beta by default, where the -latest aliases and thinking settings live. */
+    GEMINI_API_VERSION: z.preprocess(blankAsUnset, z.enum(["v1beta", "v1"]).optional()),
+    /** Services make one minimal real call per configured model at start and stay not ready until all answer. */
+    ADRANK_MODELS_CHECK_AT_START: envBool(false),
     /** Artificial delay before every sim generator call, for benchmarks. */
     SIM_LATENCY_MS: envInt(0, 0, 600_000),
     /** Whether any role may use the offline sim; production sets false so it never serves simulated scores unnoticed. */
@@ -174,7 +184,22 @@ export const ModelsEnv = z
       });
     }
 
-    if (env.ADRANK_EMBEDDER.provider === "anthropic") {
+    const { profiles, issues } = env[PROFILES];
+    for (const issue of issues) ctx.addIssue({ code: "custom", path: [issue.variable], message: issue.message });
+    const kindOf = (provider: string): string | undefined => ((PROVIDERS as readonly string[]).includes(provider) ? provider : profiles.find((p) => p.name === provider)?.kind);
+    const known = [...PROVIDERS, ...profiles.map((p) => p.name)];
+    for (const [variable, ref] of roles) {
+      if (kindOf(ref.provider) === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [variable],
+          message: `unknown provider "${ref.provider}" in "${formatModelRef(ref)}" (known: ${known.join(", ")}; add a profile to ADRANK_PROVIDER_PROFILES to use another endpoint)`,
+        });
+      }
+    }
+
+    const embedderKind = kindOf(env.ADRANK_EMBEDDER.provider);
+    if (embedderKind === "anthropic") {
       ctx.addIssue({ code: "custom", path: ["ADRANK_EMBEDDER"], message: "anthropic offers no embeddings API; use openai, gemini or sim as the embedder" });
     }
     const openaiRoles = usedBy("openai");
@@ -190,26 +215,15 @@ export const ModelsEnv = z
       const used = usedBy(provider);
       if (used.length > 0 && !value) ctx.addIssue({ code: "custom", path: [key], message: `required because ${use(used)} provider ${provider}` });
     }
-
-    // Anthropic rejects a temperature above 1; with thinking on none is sent, so any is fine.
-    if (env.ANTHROPIC_THINKING_BUDGET === undefined) {
-      env.ADRANK_GENERATORS.forEach((ref, seat) => {
-        const t = env.ADRANK_GENERATOR_TEMPERATURES[seat]!;
-        if (ref.provider === "anthropic" && t > ANTHROPIC_MAX_TEMPERATURE) {
-          ctx.addIssue({ code: "custom", path: ["ADRANK_GENERATOR_TEMPERATURES"], message: `seat ${seat + 1} is ${t} but its model ${formatModelRef(ref)} takes 0 to ${ANTHROPIC_MAX_TEMPERATURE}` });
-        }
-      });
-      const anthropicVoters = votersOf(env).filter((v) => v.ref.provider === "anthropic");
-      if (anthropicVoters.length > 0 && env.ADRANK_VOTER_TEMPERATURE > ANTHROPIC_MAX_TEMPERATURE) {
-        ctx.addIssue({ code: "custom", path: ["ADRANK_VOTER_TEMPERATURE"], message: `is ${env.ADRANK_VOTER_TEMPERATURE} but ${formatModelRef(anthropicVoters[0]!.ref)} takes 0 to ${ANTHROPIC_MAX_TEMPERATURE}` });
-      }
-    }
   })
-  .transform((env) => ({
+  .transform(({ [PROFILES]: read, ...env }) => ({
     ...env,
     /** The panel models in seat order, from ADRANK_VOTERS, else ADRANK_VOTER, else sim:sim-voter. */
     voters: votersOf(env).map((v) => v.ref),
-  }));
+    /** The endpoints named in ADRANK_PROVIDER_PROFILES, beside the built-in openai, anthropic, gemini and sim. */
+    profiles: read.profiles,
+  })),
+);
 
 export type ModelsConfig = z.infer<typeof ModelsEnv>;
 

@@ -1,15 +1,17 @@
 import { loadConfig } from "@adrank/runtime";
-import { createAnthropicGenerator } from "../adapters/anthropic.ts";
-import { createGeminiEmbedder, createGeminiGenerator } from "../adapters/gemini.ts";
-import { createOpenAICompatibleEmbedder, createOpenAICompatibleGenerator, OPENAI_DEFAULT_BASE_URL } from "../adapters/openai-compatible.ts";
 import { withFixedLatency } from "../fixed-latency.ts";
 import { createCallPolicy, type CallPolicy, type CallPolicyOptions } from "../resilience/call-policy.ts";
 import { createImageStatsCache } from "../sim/image-stats.ts";
 import { createSimEmbedder } from "../sim/sim-embedder.ts";
 import { createSimGenerator } from "../sim/sim-generator.ts";
 import type { Embedder, Generator } from "../types.ts";
-import { formatModelRef, type ModelRef, type Provider } from "./model-ref.ts";
+import { builtInProfiles, embedderFor, generatorFor, type ResolvedProfile } from "./build-model.ts";
+import { formatModelRef, type ModelRef } from "./model-ref.ts";
+import type { ModelRole } from "./model-role.ts";
 import { ModelsEnv, type ModelsConfig } from "./models-env.ts";
+import { setupWarnings } from "./setup-warnings.ts";
+
+export type { ModelRole } from "./model-role.ts";
 
 export interface ModelSet {
   /** The pair every repetition samples, in a fixed order (generatorIndex 0 and 1), each at its seat's temperature. */
@@ -24,6 +26,8 @@ export interface ModelSet {
   voters: Generator[];
   /** Sentences the service should log at start, e.g. that it runs on the offline sim. */
   warnings: string[];
+  /** The configuration the set was built from (the preflight check reads the roles from it). */
+  config: ModelsConfig;
 }
 
 /** Hooks for the retry policy of every real provider (logging retries, tests). */
@@ -34,7 +38,7 @@ export const SIM_ONLY_WARNING =
 
 /**
  * Builds the models a service needs from its environment. Throws a ConfigError naming each
- * bad variable. Models of one provider share one retry policy and concurrency limit.
+ * bad variable. Models of one provider (or profile) share one retry policy and concurrency limit.
  *
  * @example
  * const { generators, embedder, voters, warnings } = modelsFromEnv(process.env);
@@ -42,8 +46,8 @@ export const SIM_ONLY_WARNING =
  */
 export function modelsFromEnv(env: Record<string, string | undefined> = process.env, options: ModelsFromEnvOptions = {}): ModelSet {
   const config = loadConfig(ModelsEnv, env);
-  const policies = new Map<Provider, CallPolicy>();
-  const policyFor = (provider: Provider) => {
+  const policies = new Map<string, CallPolicy>();
+  const policyFor = (provider: string) => {
     let policy = policies.get(provider);
     if (!policy) {
       policy = createCallPolicy({ ...options, timeoutMs: config.MODEL_TIMEOUT_MS, maxRetries: config.MODEL_MAX_RETRIES, concurrency: config.MODEL_CONCURRENCY });
@@ -52,77 +56,33 @@ export function modelsFromEnv(env: Record<string, string | undefined> = process.
     return policy;
   };
   const statsCache = createImageStatsCache();
-
-  const generation = { maxOutputTokens: config.MODEL_MAX_OUTPUT_TOKENS, answerRetries: config.MODEL_ANSWER_RETRIES };
-  const generator = (ref: ModelRef, temperature: number): Generator => {
-    switch (ref.provider) {
-      case "openai":
-        return createOpenAICompatibleGenerator({
-          ...generation,
-          model: ref.model,
-          apiKey: config.OPENAI_API_KEY,
-          baseURL: config.OPENAI_BASE_URL,
-          policy: policyFor("openai"),
-          temperature,
-          reasoningEffort: config.OPENAI_REASONING_EFFORT,
-          reasoningBudget: config.OPENAI_REASONING_BUDGET,
-        });
-      case "anthropic":
-        return createAnthropicGenerator({
-          ...generation,
-          model: ref.model,
-          apiKey: config.ANTHROPIC_API_KEY ?? "",
-          baseURL: config.ANTHROPIC_BASE_URL,
-          policy: policyFor("anthropic"),
-          temperature,
-          thinkingBudget: config.ANTHROPIC_THINKING_BUDGET,
-        });
-      case "gemini":
-        return createGeminiGenerator({
-          ...generation,
-          model: ref.model,
-          apiKey: config.GEMINI_API_KEY ?? "",
-          baseURL: config.GEMINI_BASE_URL,
-          policy: policyFor("gemini"),
-          temperature,
-          thinkingBudget: config.GEMINI_THINKING_BUDGET,
-        });
-      case "sim":
-        // The sim is deterministic and takes no temperature.
-        return withFixedLatency(createSimGenerator({ model: ref.model, statsCache }), config.SIM_LATENCY_MS);
-      default: {
-        const unknown: never = ref.provider;
-        throw new Error(`unhandled provider ${String(unknown)}`);
-      }
-    }
+  const profiles = new Map<string, ResolvedProfile>([...builtInProfiles(config), ...config.profiles.map((p): [string, ResolvedProfile] => [p.name, p])]);
+  const profileOf = (ref: ModelRef): ResolvedProfile => {
+    const profile = profiles.get(ref.provider);
+    // The schema has refused unknown providers already.
+    if (!profile) throw new Error(`no provider profile "${ref.provider}"`);
+    return profile;
   };
 
+  const generation = { maxOutputTokens: config.MODEL_MAX_OUTPUT_TOKENS, answerRetries: config.MODEL_ANSWER_RETRIES };
+  const generator = (ref: ModelRef, temperature: number, role: ModelRole): Generator => {
+    if (ref.provider === "sim") return withFixedLatency(createSimGenerator({ model: ref.model, statsCache }), config.SIM_LATENCY_MS);
+    return generatorFor(profileOf(ref), ref.model, { ...generation, temperature, policy: policyFor(ref.provider), role });
+  };
   const embedder = (ref: ModelRef): Embedder => {
-    switch (ref.provider) {
-      case "openai":
-        return createOpenAICompatibleEmbedder({ model: ref.model, apiKey: config.OPENAI_API_KEY, baseURL: config.OPENAI_BASE_URL, policy: policyFor("openai") });
-      case "gemini":
-        return createGeminiEmbedder({ model: ref.model, apiKey: config.GEMINI_API_KEY ?? "", baseURL: config.GEMINI_BASE_URL, policy: policyFor("gemini") });
-      case "sim":
-        return createSimEmbedder(ref.model);
-      case "anthropic":
-        // The schema rejects this; kept so the switch stays exhaustive.
-        throw new Error("anthropic offers no embeddings API");
-      default: {
-        const unknown: never = ref.provider;
-        throw new Error(`unhandled provider ${String(unknown)}`);
-      }
-    }
+    if (ref.provider === "sim") return createSimEmbedder(ref.model);
+    return embedderFor(profileOf(ref), ref.model, { policy: policyFor(ref.provider), role: "ADRANK_EMBEDDER" });
   };
 
   const [first, second] = config.ADRANK_GENERATORS;
   const [firstTemperature, secondTemperature] = config.ADRANK_GENERATOR_TEMPERATURES;
-  return {
-    generators: [generator(first, firstTemperature), generator(second, secondTemperature)],
+  const voterRole: ModelRole = config.ADRANK_VOTERS ? "ADRANK_VOTERS" : "ADRANK_VOTER";
+  const set = {
+    generators: [generator(first, firstTemperature, "ADRANK_GENERATORS"), generator(second, secondTemperature, "ADRANK_GENERATORS")] as [Generator, Generator],
     embedder: embedder(config.ADRANK_EMBEDDER),
-    voters: config.voters.map((ref) => generator(ref, config.ADRANK_VOTER_TEMPERATURE)),
-    warnings: warningsFor(config),
+    voters: config.voters.map((ref) => generator(ref, config.ADRANK_VOTER_TEMPERATURE, voterRole)),
   };
+  return { ...set, warnings: [...warningsFor(config), ...setupWarnings(config, set, (ref) => profileOf(ref))], config };
 }
 
 function warningsFor(config: ModelsConfig): string[] {
@@ -142,10 +102,6 @@ function warningsFor(config: ModelsConfig): string[] {
   }
   if (formatModelRef(first) === formatModelRef(second)) {
     warnings.push(`ADRANK_GENERATORS names ${formatModelRef(first)} twice: the two samples of each repetition come from one model.`);
-  }
-  const usesOpenAI = [first, second, config.ADRANK_EMBEDDER, ...config.voters].some((r) => r.provider === "openai");
-  if (usesOpenAI && !config.OPENAI_API_KEY && config.OPENAI_BASE_URL.replace(/\/+$/, "") !== OPENAI_DEFAULT_BASE_URL) {
-    warnings.push(`OPENAI_API_KEY is empty: requests to the OpenAI-compatible server at ${config.OPENAI_BASE_URL} carry no Authorization header.`);
   }
   if (config.SIM_LATENCY_MS > 0 && simRoles.length > 0) {
     warnings.push(`SIM_LATENCY_MS=${config.SIM_LATENCY_MS}: every sim generator call waits that long on purpose.`);
