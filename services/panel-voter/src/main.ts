@@ -1,7 +1,7 @@
 import { answerPresence, connectToNats, createImageCache, openImageStore, startJobWorker, topology, WORKER_ID } from "@adrank/messaging";
 import { VoteJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
-import { modelsFromEnv } from "@adrank/models";
+import { createModelsReadiness, modelsFromEnv, runStartupModelCheck } from "@adrank/models";
 import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { VoterEnv } from "./config.ts";
 import { createVoteHandler, VOTE_EXHAUSTED_ERROR } from "./vote-handler.ts";
@@ -13,7 +13,13 @@ const metrics = createMetrics("panel-voter");
 const votes = metrics.counter("adrank_votes_total", "Votes answered: valid, invalid (no clear verdict) or failed.", ["outcome"]);
 for (const warning of models.warnings) logger.warn(warning);
 const instruments = modelCallInstruments(metrics);
-const voters = models.voters.map((v) => instrumentGenerator(v, instruments));
+// A misconfigured model (wrong key, unknown model, refused parameter) is the operator's to fix: the log and /readyz say how.
+const readiness = createModelsReadiness({
+  checkRequired: models.config.ADRANK_MODELS_CHECK_AT_START,
+  onMisconfigured: (model, fix) => logger.error({ model, fix }, "a model is misconfigured; customers see only that the model configuration failed"),
+});
+const voters = models.voters.map((v) => instrumentGenerator(readiness.watchGenerator(v), instruments));
+const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ voters: models.voters }, readiness, logger) : () => {};
 // Presence answers with every seat's model: the gateway's 503 check and the pairwise summary read it.
 const model = [...new Set(voters.map((v) => `${v.provider}:${v.model}`))].join(", ");
 logger.info({ voters: model }, voters.length > 1 ? "mixed voter panel configured" : "voter model configured");
@@ -42,9 +48,10 @@ const presence = answerPresence(nc, topo.presence("panel-voter"), () => ({ servi
 await nc.flush();
 
 metrics.gaugeOnScrape("adrank_jobs_backlog", "Votes waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());
-const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null), routes: { "/metrics": () => metrics.render() } });
+const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : readiness.notReadyReason()), routes: { "/metrics": () => metrics.render() } });
 
 onShutdown(logger, [
+  { name: "stop the model check", run: async () => stopModelCheck() },
   { name: "stop answering presence", run: async () => presence.unsubscribe() },
   { name: "stop taking votes and finish those in hand", run: () => worker.stop() },
   { name: "drain NATS", run: () => nc.drain() },

@@ -1,5 +1,5 @@
 import { anchorSets } from "@adrank/ssr";
-import { isModelError, modelsFromEnv } from "@adrank/models";
+import { createModelsReadiness, isModelError, modelsFromEnv, runStartupModelCheck } from "@adrank/models";
 import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
 import { ScoreJob } from "@adrank/bus-contracts";
 import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
@@ -21,8 +21,14 @@ const metrics = createMetrics("scorer");
 const modelCalls = modelCallInstruments(metrics);
 const evaluations = metrics.counter("adrank_evaluations_total", "Scoring evaluations answered, by layer and outcome.", ["layer", "outcome"]);
 const replacedSamples = metrics.counter("adrank_samples_replaced_total", "Generator samples that failed and were replaced by one fresh call, by error kind.", ["kind"]);
-const generators = [instrumentGenerator(models.generators[0], modelCalls), instrumentGenerator(models.generators[1], modelCalls)] as const;
-const embedder = instrumentEmbedder(models.embedder, modelCalls);
+// A misconfigured model (wrong key, unknown model, refused parameter) is the operator's to fix: the log and /readyz say how.
+const readiness = createModelsReadiness({
+  checkRequired: models.config.ADRANK_MODELS_CHECK_AT_START,
+  onMisconfigured: (model, fix) => logger.error({ model, fix }, "a model is misconfigured; customers see only that the model configuration failed"),
+});
+const generators = [instrumentGenerator(readiness.watchGenerator(models.generators[0]), modelCalls), instrumentGenerator(readiness.watchGenerator(models.generators[1]), modelCalls)] as const;
+const embedder = instrumentEmbedder(readiness.watchEmbedder(models.embedder), modelCalls);
+const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
 
 const topo = topology(config.ADRANK_NAMESPACE);
 const nc = await connectToNats({ url: config.NATS_URL, name: "scorer" });
@@ -56,9 +62,10 @@ const worker = await startJobWorker({
 });
 
 metrics.gaugeOnScrape("adrank_jobs_backlog", "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());
-const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : null), routes: { "/metrics": () => metrics.render() } });
+const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : readiness.notReadyReason()), routes: { "/metrics": () => metrics.render() } });
 
 onShutdown(logger, [
+  { name: "stop the model check", run: async () => stopModelCheck() },
   { name: "stop taking jobs and finish those in hand", run: () => worker.stop() },
   { name: "drain NATS", run: () => nc.drain() },
   { name: "close health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
