@@ -4,8 +4,9 @@ import { responseValidator } from "../support/openapi-validator.ts";
 import { missingServices } from "../support/paths.ts";
 import { creative, flatColour } from "../support/png.ts";
 import { startStack, type Stack } from "../support/stack.ts";
-// The models package's local wire-format server, reused rather than copied.
-import { startFakeProvider, type FakeProvider } from "../../packages/models/test/support/fake-provider.ts";
+// The models package's strict OpenAI fake: it refuses what OpenAI refuses, then plays the script.
+import { startStrictOpenAI } from "../../packages/models/test/support/strict/openai.ts";
+import type { StrictFake } from "../../packages/models/test/support/strict/strict-fake.ts";
 import { chatCompletion } from "../support/openai-wire.ts";
 
 // POST /api/v1/pairwise against the real gateway, ledger, panel-voter (offline `sim` voter)
@@ -144,18 +145,21 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
 // fails some calls: what a user sees when their voter provider has a bad minute.
 describe.skipIf(missing.length > 0)("POST /api/v1/pairwise with a voter model that fails some calls", () => {
   let stack: Stack;
-  let provider: FakeProvider;
+  let provider: StrictFake;
 
   beforeAll(async () => {
     // Calls 2 and 4 fail with 500, call 5 answers without a verdict, the others pick Image 1.
-    provider = await startFakeProvider((_req, index) => {
-      if (index % 5 === 1 || index % 5 === 3) return { status: 500, body: { error: { message: "upstream exploded", type: "server_error", param: null, code: null } } };
-      return { status: 200, body: chatCompletion(index % 5 === 4 ? "They both have their charm, I honestly cannot pick." : "The first one pops.\nWINNER: 1", "fake-voter") };
+    provider = await startStrictOpenAI({
+      apiKey: "sk-test-not-real",
+      reply: (_req, index) => {
+        if (index % 5 === 1 || index % 5 === 3) return { status: 500, body: { error: { message: "upstream exploded", type: "server_error", param: null, code: null } } };
+        return { status: 200, body: chatCompletion(index % 5 === 4 ? "They both have their charm, I honestly cannot pick." : "The first one pops.\nWINNER: 1", "gpt-4o-mini") };
+      },
     });
     stack = await startStack({
       scorerEnv: false,
       refinementEnv: false,
-      voterEnv: { ADRANK_VOTER: "openai:fake-voter", OPENAI_BASE_URL: `${provider.url}/v1`, MODEL_MAX_RETRIES: "0", VOTER_CONCURRENCY: "1" },
+      voterEnv: { ADRANK_VOTER: "openai:gpt-4o-mini", OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test-not-real", MODEL_MAX_RETRIES: "0", VOTER_CONCURRENCY: "1" },
     });
   }, 90_000);
 
@@ -169,6 +173,7 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise with a voter model th
     const res = await call(stack.baseUrl, "POST", "/api/v1/pairwise", { key: account.key, json: { pairs: [{ pair_id: "shaky", a: { id: "left", image_url: creative(61) }, b: { id: "right", image_url: creative(62) } }], audience } });
     expect(res.status, stack.output()).toBe(200);
     expect(provider.requests).toHaveLength(5);
+    expect(provider.refusals).toEqual([]);
     const [pair] = res.body.pairs;
     expect(pair).toMatchObject({ pairId: "shaky", status: "partial", votesTotal: 2, error: expect.stringMatching(/^Only 2 of 5 votes were valid/) });
     expect(pair.votes).toHaveLength(5);
@@ -181,7 +186,7 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise with a voter model th
     const valid = pair.votes.filter((v: { valid: boolean }) => v.valid);
     expect(valid).toHaveLength(2);
     for (const v of valid) expect(v.winnerId).toBe(v.order === "ab" ? "left" : "right");
-    expect(res.body.summary).toMatchObject({ model: "openai:fake-voter", pairs_completed: 0, pairs_failed: 1, valid_votes: 2, pairwise_evaluations: 0, credits_used: 0, credits_remaining: 3 });
+    expect(res.body.summary).toMatchObject({ model: "openai:gpt-4o-mini", pairs_completed: 0, pairs_failed: 1, valid_votes: 2, pairwise_evaluations: 0, credits_used: 0, credits_remaining: 3 });
     expect(await stack.ledger.balance({ accountId: account.accountId })).toMatchObject({ ok: true, value: { available: 3, reserved: 0 } });
   });
 });

@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeProvider, type FakeProvider, type RecordedRequest, type Reply } from "../../packages/models/test/support/fake-provider.ts";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RecordedRequest, Reply } from "../../packages/models/test/support/fake-provider.ts";
+// The strict OpenAI fake checks every request as OpenAI would before the fault script plays.
+import { startStrictOpenAI } from "../../packages/models/test/support/strict/openai.ts";
+import type { StrictFake } from "../../packages/models/test/support/strict/strict-fake.ts";
 import { rank, type HttpResult } from "../support/http.ts";
 import { accountInStream, billedAnswer, billingDiscrepancies, deadServices, eventually, pause } from "../support/faults.ts";
 import { chatCompletion } from "../support/openai-wire.ts";
@@ -23,17 +26,17 @@ const KEEP_MARK = "KEEP-THIS-COPY";
 
 type Mode = "ok" | "hang" | "500" | "html" | "json-garbage" | "429-always" | "429-then-ok" | "fail-marked" | "fail-unmarked";
 
-const ok = (): Reply => ({ status: 200, body: chatCompletion("I would stop scrolling for this one, probably.\nRATIONALE: The colours pop.\nPRODUCT: A gadget.", "fake-gen") });
+const ok = (): Reply => ({ status: 200, body: chatCompletion("I would stop scrolling for this one, probably.\nRATIONALE: The colours pop.\nPRODUCT: A gadget.", "gpt-4.1-mini") });
 const serverError = (): Reply => ({ status: 500, body: { error: { message: "upstream exploded sk-test-not-real", type: "server_error", param: null, code: null } } });
 
 describe("a model provider misbehaves", () => {
-  let provider: FakeProvider;
+  let provider: StrictFake;
   let stack: Stack;
   let mode: Mode = "ok";
   let modeStartedAt = 0;
 
   beforeAll(async () => {
-    provider = await startFakeProvider((req: RecordedRequest): Reply => {
+    provider = await startStrictOpenAI({ apiKey: "sk-test-not-real", reply: (req: RecordedRequest): Reply => {
       const text = JSON.stringify(req.body);
       switch (mode) {
         case "ok":
@@ -57,15 +60,17 @@ describe("a model provider misbehaves", () => {
         case "fail-unmarked":
           return text.includes(KEEP_MARK) ? ok() : serverError();
       }
-    });
+    } });
     stack = await startStack({
       logLevel: "warn",
       voterEnv: false,
       refinementEnv: false,
-      scorerEnv: { ADRANK_GENERATORS: "openai:fake-gen-a,openai:fake-gen-b", OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_API_KEY: "sk-test-not-real", MODEL_TIMEOUT_MS: "2000", MODEL_MAX_RETRIES: "1" },
+      scorerEnv: { ADRANK_GENERATORS: "openai:gpt-4.1-mini,openai:gpt-4o-mini", OPENAI_BASE_URL: provider.url, OPENAI_API_KEY: "sk-test-not-real", MODEL_TIMEOUT_MS: "2000", MODEL_MAX_RETRIES: "1" },
       gatewayEnv: { RANK_TIMEOUT_MS: String(RANK_TIMEOUT_MS) },
     });
   }, 120_000);
+  // Whatever the fault script plays, what the scorer sent must be what OpenAI accepts.
+  afterEach(() => expect(provider.refusals.map((r) => r.rule)).toEqual([]));
   afterAll(async () => {
     await stack?.stop();
     await provider?.close();
@@ -129,13 +134,13 @@ describe("a model provider misbehaves", () => {
     const { res, accountId } = await run("ok");
     expect(res.status).toBe(200);
     // The generators are real (the fake speaks OpenAI's wire format); the embedder is still sim, and the answer says so.
-    expect(res.body.summary.models).toEqual({ generators: ["openai:fake-gen-a", "openai:fake-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true });
+    expect(res.body.summary.models).toEqual({ generators: ["openai:gpt-4.1-mini", "openai:gpt-4o-mini"], embedder: "sim:sim-embed", voters: [], simulated: true });
     const events = (await readAccountEvents(stack.nc, stack.topo, accountId)).map((e) => e.event);
     const settled = events.find((e) => e.type === "UsageSettled");
     // Two assets, six samples each, split over the two generators; every completion reports 900 tokens in and 20 out.
     expect(settled && "modelUsage" in settled ? settled.modelUsage : undefined).toEqual([
-      { model: "openai:fake-gen-a", calls: 6, inputTokens: 5400, outputTokens: 120 },
-      { model: "openai:fake-gen-b", calls: 6, inputTokens: 5400, outputTokens: 120 },
+      { model: "openai:gpt-4.1-mini", calls: 6, inputTokens: 5400, outputTokens: 120 },
+      { model: "openai:gpt-4o-mini", calls: 6, inputTokens: 5400, outputTokens: 120 },
       { model: "sim:sim-embed", calls: 2, inputTokens: 0, outputTokens: 0 },
     ]);
   }, 30_000);
