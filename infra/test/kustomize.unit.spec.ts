@@ -318,6 +318,11 @@ describe("simulated models", () => {
     expect(adrankConfig("dev").data?.ADRANK_ALLOW_SIM ?? "true").toBe("true");
   });
 
+  test("prod checks its models at start, so a broken model keeps the new pods not ready; dev does not", () => {
+    expect(adrankConfig("prod").data?.ADRANK_MODELS_CHECK_AT_START).toBe("true");
+    expect(adrankConfig("dev").data?.ADRANK_MODELS_CHECK_AT_START ?? "false").toBe("false");
+  });
+
   test.each(overlays)("%s: scorer, panel-voter and gateway read that ConfigMap, and no container env overrides the setting", (overlay) => {
     const name = adrankConfig(overlay).metadata!.name;
     for (const service of ["scorer", "panel-voter", "gateway"]) {
