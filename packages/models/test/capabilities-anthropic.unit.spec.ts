@@ -53,7 +53,8 @@ describe("anthropicThinkingPlan", () => {
   const plan = (model: string, budget?: number) => anthropicThinkingPlan(anthropicModelRules(model), budget);
   it("sends enabled with the budget to a model that takes manual thinking", () => {
     expect(plan("claude-sonnet-4-5", 2048)).toEqual({ thinking: { type: "enabled", budget_tokens: 2048 }, reserve: 2048 });
-    expect(plan("claude-opus-4-6", 2048)).toEqual({ thinking: { type: "enabled", budget_tokens: 2048 }, reserve: 2048 });
+    // enabled is deprecated on 4.6: the supported adaptive mode is sent.
+    expect(plan("claude-opus-4-6", 2048)).toEqual({ thinking: { type: "adaptive" }, reserve: 2048 });
   });
   it("sends adaptive to an adaptive-only model, the budget only sizing max_tokens", () => {
     expect(plan("claude-opus-4-7", 4096)).toEqual({ thinking: { type: "adaptive" }, reserve: 4096 });

@@ -86,9 +86,9 @@ describe("modelsFromEnv on the wire", () => {
     expect("temperature" in gpt5).toBe(false);
   });
 
-  it("gives Claude the thinking its model takes: a budget to Sonnet 4.6, adaptive to Opus 4.7", async () => {
+  it("gives Claude the thinking its model takes: a budget to Haiku 4.5, adaptive to Opus 4.7", async () => {
     const f = await start();
-    const models = modelsFromEnv(envFor(f, { ADRANK_GENERATORS: "anthropic:claude-sonnet-4-6,anthropic:claude-opus-4-7", MODEL_MAX_OUTPUT_TOKENS: "600", ANTHROPIC_THINKING_BUDGET: "2000", GEMINI_THINKING_BUDGET: "128", ADRANK_VOTER_TEMPERATURE: "0.7" }));
+    const models = modelsFromEnv(envFor(f, { ADRANK_GENERATORS: "anthropic:claude-haiku-4-5,anthropic:claude-opus-4-7", MODEL_MAX_OUTPUT_TOKENS: "600", ANTHROPIC_THINKING_BUDGET: "2000", GEMINI_THINKING_BUDGET: "128", ADRANK_VOTER_TEMPERATURE: "0.7" }));
     expect(await bodyOf(f.anthropic, models.generators[0])).toMatchObject({ max_tokens: 2600, thinking: { type: "enabled", budget_tokens: 2000 } });
     expect((await bodyOf(f.anthropic, models.generators[1])).thinking).toEqual({ type: "adaptive" });
     expect((await bodyOf(f.gemini, models.voters[0]!)).generationConfig).toMatchObject({ maxOutputTokens: 728, temperature: 0.7, thinkingConfig: { thinkingBudget: 128, includeThoughts: false } });

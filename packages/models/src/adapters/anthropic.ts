@@ -90,8 +90,9 @@ export interface AnthropicThinkingPlan {
  */
 export function anthropicThinkingPlan(rules: AnthropicModelRules, thinkingBudget: number | undefined): AnthropicThinkingPlan {
   if (thinkingBudget !== undefined) {
-    if (rules.thinking === "enabled-only" || rules.thinking === "enabled-or-adaptive") return { thinking: { type: "enabled", budget_tokens: thinkingBudget }, reserve: thinkingBudget };
-    if (rules.thinking === "adaptive-only") return { thinking: { type: "adaptive" }, reserve: thinkingBudget };
+    if (rules.thinking === "enabled-only") return { thinking: { type: "enabled", budget_tokens: thinkingBudget }, reserve: thinkingBudget };
+    // Where `enabled` is deprecated (4.6, Mythos Preview) the supported mode is used; the budget keeps its room in max_tokens.
+    if (rules.thinking === "adaptive-only" || rules.thinking === "enabled-or-adaptive") return { thinking: { type: "adaptive" }, reserve: thinkingBudget };
     return { thinking: undefined, reserve: thinkingBudget };
   }
   if (!rules.thinksByDefault) return { thinking: undefined, reserve: 0 };

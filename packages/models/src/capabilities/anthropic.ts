@@ -23,7 +23,9 @@ export const ANTHROPIC_API_VERSION = "2026-10-21";
 /**
  * Which `thinking.type` carrying a budget or not a model takes:
  * - `enabled-only`: manual `{type:"enabled", budget_tokens}` only; adaptive is refused (Claude 4.5 and earlier).
- * - `enabled-or-adaptive`: both (Claude 4.6, where `enabled` is deprecated but works; Mythos Preview).
+ * - `enabled-or-adaptive`: both (Claude 4.6 and Mythos Preview), where `enabled` is deprecated: we send
+ *   adaptive (the SDK warns on every call that sends `enabled` to these, messages.js
+ *   MODELS_TO_WARN_WITH_THINKING_ENABLED).
  * - `adaptive-only`: `enabled` is refused with a 400 (Opus 4.7 and later).
  * - `none`: we send no thinking parameter (an unknown model: the safe choice).
  */
@@ -46,6 +48,8 @@ export interface AnthropicModelRules {
   turnOff: "disabled" | "between_tools" | null;
   /** The largest `max_tokens` the model takes. */
   maxOutputTokens: number;
+  /** The day Anthropic retires the model, when announced (the SDK's DEPRECATED_MODELS table). */
+  retiresOn: string | null;
   /** Where these rules come from. */
   source: string;
 }
@@ -74,6 +78,7 @@ interface FamilyRule {
   thinksByDefault: boolean;
   turnOff: AnthropicModelRules["turnOff"];
   maxOutputTokens: number;
+  retiresOn?: string;
   source: string;
 }
 
@@ -81,7 +86,8 @@ const FAMILIES: readonly FamilyRule[] = [
   // Claude 4.5: manual extended thinking is the only thinking mode, off unless asked (THINKING; ADAPTIVE
   // "Older models (Sonnet 4.5, Opus 4.5, ...) do not support adaptive thinking"). Max output 64K (MODELS).
   { family: "claude-haiku-4-5", snapshots: ["claude-haiku-4-5-20251001"], thinking: "enabled-only", thinksByDefault: false, turnOff: null, maxOutputTokens: 64 * K, source: "THINKING; MODELS (Haiku 4.5: extended thinking, 64K output)" },
-  { family: "claude-sonnet-4-5", snapshots: ["claude-sonnet-4-5-20250929"], thinking: "enabled-only", thinksByDefault: false, turnOff: null, maxOutputTokens: 64 * K, source: "THINKING; MODELS (Sonnet 4.5: extended thinking, 64K output)" },
+  // Retired on 2026-11-30 (SDK resources/messages/messages.js DEPRECATED_MODELS, which also warns on every call).
+  { family: "claude-sonnet-4-5", snapshots: ["claude-sonnet-4-5-20250929"], thinking: "enabled-only", thinksByDefault: false, turnOff: null, maxOutputTokens: 64 * K, retiresOn: "2026-11-30", source: "THINKING; MODELS (Sonnet 4.5: extended thinking, 64K output)" },
   { family: "claude-opus-4-5", snapshots: ["claude-opus-4-5-20251101"], thinking: "enabled-only", thinksByDefault: false, turnOff: null, maxOutputTokens: 64 * K, source: "THINKING; ADAPTIVE (Opus 4.5 has no adaptive thinking); 64K output" },
   // Claude 4.6: both modes; `enabled` deprecated but still accepted (THINKING; ADAPTIVE). Thinking is off
   // unless asked. Sonnet 4.6's max output: 64K is the smaller figure the sources give, the safe cap.
@@ -122,9 +128,9 @@ export function anthropicModelRules(model: string): AnthropicModelRules {
   const id = model.trim();
   const rule = FAMILIES.find((f) => id === f.family || f.snapshots?.includes(id) || isDatedSnapshot(id, f.family));
   if (!rule) {
-    return { known: false, family: id, temperature: null, thinking: "none", thinksByDefault: false, turnOff: null, maxOutputTokens: UNKNOWN_MAX_OUTPUT_TOKENS, source: "unknown model: safe defaults" };
+    return { known: false, family: id, temperature: null, thinking: "none", thinksByDefault: false, turnOff: null, maxOutputTokens: UNKNOWN_MAX_OUTPUT_TOKENS, retiresOn: null, source: "unknown model: safe defaults" };
   }
-  return { known: true, family: rule.family, temperature: null, thinking: rule.thinking, thinksByDefault: rule.thinksByDefault, turnOff: rule.turnOff, maxOutputTokens: rule.maxOutputTokens, source: withUrls(rule.source) };
+  return { known: true, family: rule.family, temperature: null, thinking: rule.thinking, thinksByDefault: rule.thinksByDefault, turnOff: rule.turnOff, maxOutputTokens: rule.maxOutputTokens, retiresOn: rule.retiresOn ?? null, source: withUrls(rule.source) };
 }
 
 // Snapshots are the alias plus an eight-digit date (MODELS, "Model IDs and versioning").
@@ -166,7 +172,7 @@ export function anthropicStopMeaning(stopReason: string | null | undefined): Ant
 function thinkingText(rule: FamilyRule): string {
   const when = {
     "enabled-only": "thinking {type: enabled, budget_tokens} when a budget is set",
-    "enabled-or-adaptive": "thinking {type: enabled, budget_tokens} when a budget is set (adaptive also accepted)",
+    "enabled-or-adaptive": "thinking {type: adaptive} when a budget is set (enabled is deprecated here; the budget only raises max_tokens)",
     "adaptive-only": "thinking {type: adaptive} when a budget is set (the budget only raises max_tokens)",
   }[rule.thinking];
   const otherwise = !rule.thinksByDefault ? "none otherwise" : rule.turnOff ? `{type: ${rule.turnOff}} otherwise (thinks by default)` : "none otherwise (always thinks; max_tokens keeps room for it)";
@@ -184,6 +190,6 @@ export function anthropicCapabilityRows(): CapabilityRow[] {
     reasoning: thinkingText(rule),
     usableStops: "end_turn, stop_sequence",
     apiVersion: `${ANTHROPIC_API_VERSION} (the SDK's)`,
-    source: withUrls(rule.source),
+    source: withUrls(rule.source) + (rule.retiresOn ? `; retired on ${rule.retiresOn}` : ""),
   }));
 }

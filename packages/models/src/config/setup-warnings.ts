@@ -58,6 +58,8 @@ export function setupWarnings(
     if (warned.has(name)) continue;
     warned.add(name);
     const profile = profileOf(ref);
+    const retiresOn = profile.kind === "anthropic" ? anthropicModelRules(ref.model).retiresOn : null;
+    if (retiresOn) warnings.push(`${variable} names ${name}, which Anthropic retires on ${retiresOn}: choose its successor before then.`);
     if (!isKnown(profile, ref.model)) {
       warnings.push(
         `${variable} names ${name}, a model the capability table does not know (docs/models.md): it is called with the safe choice (no temperature, the modern token field, no reasoning or thinking settings). Run "npm run models -- check" to prove it answers.`,
