@@ -114,9 +114,64 @@ export function generatorFor(profile: ResolvedProfile, model: string, options: B
   }
 }
 
+type VertexProfileOf = Extract<ResolvedProfile, { kind: "vertex" }>;
+
+/** What a generator and an embedder of one profile share: where, as whom, under which policy. */
+interface Shared {
+  model: string;
+  policy: CallPolicy;
+  settings: ModelSettings;
+}
+
+const openaiConnection = (profile: Extract<ResolvedProfile, { kind: "openai" | "openrouter" | "ollama" | "compatible" }>, shared: Shared) => ({
+  ...shared,
+  provider: profile.name,
+  // The built-in openai provider serves any OpenAI-compatible server: the adapter tells them apart by address.
+  ...(profile.variables ? {} : { flavor: profile.kind }),
+  apiKey: profile.apiKey,
+  baseURL: profile.baseURL,
+  ...(profile.appUrl ? { appUrl: profile.appUrl } : {}),
+  ...(profile.appTitle ? { appTitle: profile.appTitle } : {}),
+});
+
+const azureConnection = (profile: Extract<ResolvedProfile, { kind: "azure" }>, shared: Shared) => ({
+  ...shared,
+  provider: profile.name,
+  flavor: "azure" as const,
+  apiKey: profile.apiKey,
+  baseURL: profile.baseURL,
+  ...(profile.apiVersion ? { apiVersion: profile.apiVersion } : {}),
+});
+
+const geminiConnection = (profile: Extract<ResolvedProfile, { kind: "gemini" }>, shared: Shared) => ({
+  ...shared,
+  provider: profile.name,
+  apiKey: profile.apiKey,
+  ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
+  ...(profile.apiVersion ? { apiVersion: profile.apiVersion as GeminiApiVersion } : {}),
+});
+
+const vertexConnection = (profile: VertexProfileOf, shared: Shared) => ({
+  ...shared,
+  provider: profile.name,
+  project: profile.project,
+  location: profile.location,
+  serviceAccount: serviceAccount(profile),
+  ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
+  ...(profile.apiVersion ? { apiVersion: profile.apiVersion as VertexApiVersion } : {}),
+});
+
+const bedrockConnection = (profile: Extract<ResolvedProfile, { kind: "bedrock" }>, shared: Shared) => ({
+  ...shared,
+  provider: profile.name,
+  region: profile.region,
+  credentials: { accessKeyId: profile.accessKeyId, secretAccessKey: profile.secretAccessKey, ...(profile.sessionToken ? { sessionToken: profile.sessionToken } : {}) },
+  ...(profile.endpoint ? { endpoint: profile.endpoint } : {}),
+});
+
 function buildGenerator(profile: ResolvedProfile, model: string, options: BuildOptions): Generator {
   const { policy, role, ...generation } = options;
-  const settings = settingsOf(profile, role);
+  const shared: Shared = { model, policy, settings: settingsOf(profile, role) };
   switch (profile.kind) {
     case "openai":
     case "openrouter":
@@ -124,75 +179,27 @@ function buildGenerator(profile: ResolvedProfile, model: string, options: BuildO
     case "compatible":
       return createOpenAICompatibleGenerator({
         ...generation,
-        model,
-        provider: profile.name,
-        // The built-in openai provider serves any OpenAI-compatible server: the adapter tells them apart by address.
-        ...(profile.variables ? {} : { flavor: profile.kind }),
-        apiKey: profile.apiKey,
-        baseURL: profile.baseURL,
-        policy,
-        settings,
+        ...openaiConnection(profile, shared),
         reasoningEffort: profile.reasoningEffort,
         reasoningBudget: profile.reasoningBudget,
         ...(profile.tokenField ? { maxTokensField: profile.tokenField } : {}),
-        ...(profile.appUrl ? { appUrl: profile.appUrl } : {}),
-        ...(profile.appTitle ? { appTitle: profile.appTitle } : {}),
       });
     case "azure":
       return createOpenAICompatibleGenerator({
         ...generation,
-        model,
-        provider: profile.name,
-        flavor: "azure",
-        apiKey: profile.apiKey,
-        baseURL: profile.baseURL,
-        policy,
-        settings,
+        ...azureConnection(profile, shared),
         reasoningEffort: profile.reasoningEffort,
         reasoningBudget: profile.reasoningBudget,
-        ...(profile.apiVersion ? { apiVersion: profile.apiVersion } : {}),
         ...(profile.deploymentModels[model] ? { rulesModel: profile.deploymentModels[model] } : {}),
       });
     case "anthropic":
-      return createAnthropicGenerator({ ...generation, model, provider: profile.name, apiKey: profile.apiKey, baseURL: profile.baseURL, policy, settings, thinkingBudget: profile.thinkingBudget });
+      return createAnthropicGenerator({ ...generation, ...shared, provider: profile.name, apiKey: profile.apiKey, baseURL: profile.baseURL, thinkingBudget: profile.thinkingBudget });
     case "gemini":
-      return createGeminiGenerator({
-        ...generation,
-        model,
-        provider: profile.name,
-        apiKey: profile.apiKey,
-        ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
-        ...(profile.apiVersion ? { apiVersion: profile.apiVersion as GeminiApiVersion } : {}),
-        policy,
-        settings,
-        thinkingBudget: profile.thinkingBudget,
-      });
+      return createGeminiGenerator({ ...generation, ...geminiConnection(profile, shared), thinkingBudget: profile.thinkingBudget });
     case "vertex":
-      return createVertexGenerator({
-        ...generation,
-        model,
-        provider: profile.name,
-        project: profile.project,
-        location: profile.location,
-        serviceAccount: serviceAccount(profile),
-        ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
-        ...(profile.apiVersion ? { apiVersion: profile.apiVersion as VertexApiVersion } : {}),
-        policy,
-        settings,
-        thinkingBudget: profile.thinkingBudget,
-      });
+      return createVertexGenerator({ ...generation, ...vertexConnection(profile, shared), thinkingBudget: profile.thinkingBudget });
     case "bedrock":
-      return createBedrockGenerator({
-        ...generation,
-        model,
-        provider: profile.name,
-        region: profile.region,
-        credentials: { accessKeyId: profile.accessKeyId, secretAccessKey: profile.secretAccessKey, ...(profile.sessionToken ? { sessionToken: profile.sessionToken } : {}) },
-        endpoint: profile.endpoint,
-        policy,
-        settings,
-        thinkingBudget: profile.thinkingBudget,
-      });
+      return createBedrockGenerator({ ...generation, ...bedrockConnection(profile, shared), thinkingBudget: profile.thinkingBudget });
     default: {
       const never: never = profile;
       throw new Error(`unhandled provider kind ${String((never as ProviderProfile).kind)}`);
@@ -202,40 +209,21 @@ function buildGenerator(profile: ResolvedProfile, model: string, options: BuildO
 
 /** The embedder of one configured model on its provider profile. The schema refuses kinds without embeddings. */
 export function embedderFor(profile: ResolvedProfile, model: string, options: { policy: CallPolicy; role: ModelRole }): Embedder {
-  const { policy, role } = options;
-  const settings = settingsOf(profile, role);
+  const shared: Shared = { model, policy: options.policy, settings: settingsOf(profile, options.role) };
   switch (profile.kind) {
     case "openai":
     case "openrouter":
     case "ollama":
     case "compatible":
-      return createOpenAICompatibleEmbedder({ model, provider: profile.name, ...(profile.variables ? {} : { flavor: profile.kind }), apiKey: profile.apiKey, baseURL: profile.baseURL, policy, settings });
+      return createOpenAICompatibleEmbedder(openaiConnection(profile, shared));
     case "azure":
-      return createOpenAICompatibleEmbedder({ model, provider: profile.name, flavor: "azure", apiKey: profile.apiKey, baseURL: profile.baseURL, policy, settings, ...(profile.apiVersion ? { apiVersion: profile.apiVersion } : {}) });
+      return createOpenAICompatibleEmbedder(azureConnection(profile, shared));
     case "gemini":
-      return createGeminiEmbedder({
-        model,
-        provider: profile.name,
-        apiKey: profile.apiKey,
-        ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
-        ...(profile.apiVersion ? { apiVersion: profile.apiVersion as GeminiApiVersion } : {}),
-        policy,
-        settings,
-      });
+      return createGeminiEmbedder(geminiConnection(profile, shared));
     case "vertex":
-      return createVertexEmbedder({
-        model,
-        provider: profile.name,
-        project: profile.project,
-        location: profile.location,
-        serviceAccount: serviceAccount(profile),
-        ...(profile.baseURL ? { baseURL: profile.baseURL } : {}),
-        ...(profile.apiVersion ? { apiVersion: profile.apiVersion as VertexApiVersion } : {}),
-        policy,
-        settings,
-      });
+      return createVertexEmbedder(vertexConnection(profile, shared));
     case "bedrock":
-      return createBedrockEmbedder({ model, provider: profile.name, region: profile.region, credentials: { accessKeyId: profile.accessKeyId, secretAccessKey: profile.secretAccessKey, ...(profile.sessionToken ? { sessionToken: profile.sessionToken } : {}) }, ...(profile.endpoint ? { endpoint: profile.endpoint } : {}), policy, settings });
+      return createBedrockEmbedder(bedrockConnection(profile, shared));
     case "anthropic":
       // The schema refuses it; kept so the switch stays exhaustive.
       throw new Error("anthropic offers no embeddings API");
