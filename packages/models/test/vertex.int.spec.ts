@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { createVertexEmbedder, createVertexGenerator, type ServiceAccountKey } from "../src/adapters/vertex.ts";
+import { createVertexEmbedder, createVertexGenerator, serviceAccountTokens, type ServiceAccountKey } from "../src/adapters/vertex.ts";
 import { createCallPolicy, isModelError } from "../src/index.ts";
 import { startStrictVertex, type StrictVertex } from "./support/strict/vertex.ts";
 
@@ -36,6 +36,19 @@ describe("vertex against the strict Vertex AI fake, with the service-account tok
     // One token, reused for the second call.
     expect(paths).toEqual(["/token", `/v1/projects/${PROJECT}/locations/${LOCATION}/publishers/google/models/gemini-2.5-flash:generateContent`, `/v1/projects/${PROJECT}/locations/${LOCATION}/publishers/google/models/gemini-2.5-flash:generateContent`]);
     expect(srv.requests[1]!.headers.authorization).toBe(`Bearer ${srv.issued[0]}`);
+  });
+
+  it("shares one token exchange between concurrent calls, and one caller's cancellation does not fail the others", async () => {
+    const { srv, key } = await start();
+    const tokens = serviceAccountTokens(key, { provider: "vertex", model: "gemini-2.5-flash" });
+    const cancelled = new AbortController();
+    const first = tokens.token(cancelled.signal);
+    const second = tokens.token();
+    cancelled.abort(new Error("the first request was cancelled"));
+    const [a, b] = await Promise.allSettled([first, second]);
+    expect(a).toMatchObject({ status: "rejected", reason: new Error("the first request was cancelled") });
+    expect(b).toEqual({ status: "fulfilled", value: srv.issued[0] });
+    expect(srv.requests.filter((r) => r.path === "/token")).toHaveLength(1);
   });
 
   it("sends no thinkingConfig to gemini-2.0-flash on Vertex either", async () => {

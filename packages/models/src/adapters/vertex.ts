@@ -55,6 +55,28 @@ export interface VertexEmbedderOptions extends VertexConnection {
 
 const base64url = (data: string | Buffer) => Buffer.from(data).toString("base64url");
 
+/** How long one token exchange may take; every call waiting for it shares the one exchange. */
+const TOKEN_EXCHANGE_TIMEOUT_MS = 30_000;
+
+/** `shared`, or the caller's abort, whichever comes first; the shared promise runs on for the others. */
+function untilAborted<T>(shared: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    shared.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err as Error);
+      },
+    );
+  });
+}
+
 /**
  * A token source for one service account: the OAuth 2.0 JWT-bearer grant
  * (https://developers.google.com/identity/protocols/oauth2/service-account#httprest): an RS256
@@ -75,17 +97,18 @@ export function serviceAccountTokens(key: ServiceAccountKey, target: ModelTarget
     return `${header}.${claims}.${base64url(signature)}`;
   };
 
-  const exchange = async (signal?: AbortSignal): Promise<string> => {
+  // One exchange serves every call waiting for a token, so it runs on its own time limit, never
+  // on one caller's signal: a cancelled request must not fail another tenant's call.
+  const exchange = async (): Promise<string> => {
     let response: Response;
     try {
       response = await fetch(tokenUri, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: assertion() }).toString(),
-        ...(signal ? { signal } : {}),
+        signal: AbortSignal.timeout(TOKEN_EXCHANGE_TIMEOUT_MS),
       });
     } catch (err) {
-      if (signal?.aborted) throw err;
       throw modelErrorFromHttpFailure(target, { cause: err });
     }
     const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
@@ -106,10 +129,10 @@ export function serviceAccountTokens(key: ServiceAccountKey, target: ModelTarget
     /** A valid access token, exchanged again only when the last one is about to expire. */
     async token(signal?: AbortSignal): Promise<string> {
       if (cached && cached.expiresAt > now()) return cached.token;
-      pending ??= exchange(signal).finally(() => {
+      pending ??= exchange().finally(() => {
         pending = undefined;
       });
-      return pending;
+      return signal ? untilAborted(pending, signal) : pending;
     },
   };
 }
