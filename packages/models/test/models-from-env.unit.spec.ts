@@ -1,16 +1,7 @@
-import { ConfigError } from "@adrank/runtime";
 import { describe, expect, it } from "vitest";
+import { configError } from "./support/config-error.ts";
 import { isModelError, ModelsEnv, modelsFromEnv, parseModelRef, SIM_ONLY_WARNING, withFixedLatency, createSimGenerator, type ModelRef } from "../src/index.ts";
 
-const configError = (env: Record<string, string>): string => {
-  try {
-    modelsFromEnv(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return String((err as Error).message);
-  }
-  throw new Error("expected a ConfigError");
-};
 
 describe("modelsFromEnv", () => {
   it("runs entirely on two distinct sim generators, the sim embedder and the sim voter when nothing is configured, and says so", () => {

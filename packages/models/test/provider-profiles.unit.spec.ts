@@ -1,16 +1,7 @@
-import { ConfigError } from "@adrank/runtime";
 import { describe, expect, it } from "vitest";
+import { configError } from "./support/config-error.ts";
 import { modelsFromEnv, readProviderProfiles } from "../src/index.ts";
 
-const configError = (env: Record<string, string>): string => {
-  try {
-    modelsFromEnv(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return String((err as Error).message);
-  }
-  throw new Error("expected a ConfigError");
-};
 
 const names = (models: { generators: ReadonlyArray<{ provider: string; model: string }> }) => models.generators.map((g) => `${g.provider}:${g.model}`);
 
