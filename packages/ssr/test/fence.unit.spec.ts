@@ -5,6 +5,7 @@ import { fenceUntrusted, quoteUntrusted } from "../src/fence.ts";
 const tagged = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join("");
 
 /** Every character a reader cannot see but a model reads; none may reach a prompt. */
+// eslint-disable-next-line no-control-regex -- the characters the test looks for
 const HIDDEN = /[\p{Cf}\ufe00-\ufe0f\u{e0100}-\u{e01ef}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
 describe("fenceUntrusted and quoteUntrusted drop text a reader cannot see", () => {
