@@ -33,7 +33,8 @@ adrank --version                print the version (also -v, adrank version)
 adrank <command> --help         the help of one command
 
 Environment: ADRANK_API_KEY (required), ADRANK_BASE_URL (default ${DEFAULT_BASE_URL}; the API,
-not the console). Both are checked before any image is read or any request is made.`;
+not the console; https://, or http:// only to this machine unless ADRANK_ALLOW_INSECURE_HTTP=true).
+Both are checked before any image is read or any request is made.`;
 
 // Loaded only when run: eval alone needs the statistics, the CSV reader and the report.
 const evalCommand = async (args: string[], env: NodeJS.ProcessEnv, out: NodeJS.WriteStream) => (await import("./commands/eval.ts")).evalCommand(args, env, out);

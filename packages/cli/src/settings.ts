@@ -1,4 +1,4 @@
-import { createClient, type AdRankClient, type RetryEvent } from "@adrank/sdk";
+import { cleartextKeyProblem, createClient, type AdRankClient, type RetryEvent } from "@adrank/sdk";
 import { UsageError } from "./usage-error.ts";
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
@@ -6,6 +6,8 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 export interface Settings {
   apiKey: string;
   baseUrl: string;
+  /** ADRANK_ALLOW_INSECURE_HTTP=true: the user chose to send the key over http:// to another host. */
+  allowInsecureHttp: boolean;
 }
 
 /** The address calls go to, as the user set it (for messages; it may not be a valid URL). */
@@ -26,7 +28,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Settings {
     throw new UsageError(`ADRANK_BASE_URL is not a URL: ${baseUrl}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`ADRANK_BASE_URL must be an http:// or https:// address, not ${baseUrl}`);
-  return { apiKey, baseUrl };
+  const allowInsecureHttp = /^(true|1)$/i.test(env.ADRANK_ALLOW_INSECURE_HTTP?.trim() ?? "");
+  const cleartext = cleartextKeyProblem(url, allowInsecureHttp);
+  if (cleartext) throw new UsageError(`${cleartext}; set ADRANK_ALLOW_INSECURE_HTTP=true only for a network you trust`);
+  return { apiKey, baseUrl, allowInsecureHttp };
 }
 
 /** The API client for checked settings; `onRetry` hears of each wait before a retry. */

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { CalibrationQuery, CreateAudienceRequest, PairwiseRequest, RankRequest, RecordOutcomesRequest } from "@adrank/contracts";
 import { AudienceList, CalibrationResponse, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankResponse, RecordOutcomesResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
 import { errorFromResponse, parseRetryAfter } from "./error-from-response.ts";
+import { cleartextKeyProblem } from "./cleartext-key.ts";
 import { AdRankError, ConnectionError, TimeoutError, UnexpectedResponseError } from "./errors.ts";
 import { idempotencyKeyFor } from "./idempotency-key.ts";
 import { parseResponse } from "./parse-response.ts";
@@ -21,6 +22,12 @@ export interface ClientOptions {
   onRetry?: (event: RetryEvent) => void;
   /** A fetch implementation (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * Sends the key over plain http:// to a host other than this machine, e.g. a gateway's
+   * in-cluster address on a network you control. Default false: the client refuses, because
+   * anyone on the path could read the key.
+   */
+  allowInsecureHttp?: boolean;
 }
 
 export interface RetryEvent {
@@ -146,6 +153,8 @@ const asynchronous = <B extends object>(body: B, callOptions: AsyncCallOptions) 
 export function createClient(options: ClientOptions) {
   if (!options.apiKey) throw new TypeError("createClient: apiKey is required");
   const base = new URL(options.baseUrl);
+  const cleartext = cleartextKeyProblem(base, options.allowInsecureHttp);
+  if (cleartext) throw new TypeError(`createClient: ${cleartext}; or pass allowInsecureHttp: true for a network you trust`);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const timeoutMs = options.timeoutMs ?? 130_000;
   const doFetch = options.fetch ?? globalThis.fetch;

@@ -31,6 +31,7 @@ export {
   type ErrorDetails,
 } from "./errors.ts";
 export { statusText } from "./error-from-response.ts";
+export { cleartextKeyProblem, isLoopbackHost } from "./cleartext-key.ts";
 export { checkOutcomes, type OutcomesCheck } from "./check-outcomes.ts";
 export { imageBytesToDataUri, imageFileToDataUri, MAX_IMAGE_BYTES, sniffImageType, type ImageMimeType } from "./data-uri.ts";
 export { ImageError, type ImageErrorKind } from "./image-error.ts";

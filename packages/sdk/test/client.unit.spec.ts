@@ -312,3 +312,13 @@ describe("sdk client", () => {
     });
   });
 });
+
+describe("createClient keeps the key off plain http:// to other machines", () => {
+  it.each(["http://127.0.0.1:8080", "http://127.1:8080", "http://0x7f.0.0.1", "http://localhost", "http://api.localhost:8080", "http://[::1]:8080", "https://api.example.com", "https://10.0.0.5"])("accepts %s", (baseUrl) => {
+    expect(() => createClient({ apiKey: "k", baseUrl })).not.toThrow();
+  });
+  it.each(["http://api.example.com", "http://10.0.0.5", "http://128.0.0.1", "http://[::2]", "http://127.0.0.1.nip.io", "http://localhost.example.com"])("refuses %s unless allowInsecureHttp", (baseUrl) => {
+    expect(() => createClient({ apiKey: "k", baseUrl })).toThrow(/clear text/);
+    expect(() => createClient({ apiKey: "k", baseUrl, allowInsecureHttp: true })).not.toThrow();
+  });
+});
