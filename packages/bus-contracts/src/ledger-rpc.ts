@@ -78,7 +78,8 @@ const Status = z.enum(["open", "settled", "expired"]);
 /** The details each rejection code carries. */
 export const REJECTION_DETAILS = {
   insufficient_credits: z.object({ available: z.number().int(), required: Count }),
-  rate_limited: z.object({ kind: UsageKind, limit: Count, retryAfter: z.number().int().min(1), resetAt: Count, remaining: Count }),
+  // `window`: which window refused; a ledger from before the account window sent none, and only had the key's.
+  rate_limited: z.object({ kind: UsageKind, window: z.enum(["key", "account"]).default("key"), limit: Count, retryAfter: z.number().int().min(1), resetAt: Count, remaining: Count }),
   already_settled: z.object({ reservationId: z.string(), unitsUsed: Count }),
   unknown_reservation: z.object({ reservationId: z.string() }),
   reservation_expired: z.object({ reservationId: z.string(), expiredAt: Count }),

@@ -15,7 +15,7 @@ function describe(r: Rejection): [RejectionCode, string] {
     case "InsufficientCredits":
       return ["insufficient_credits", `insufficient credits: ${r.required} required, ${r.available} available`];
     case "RateLimited":
-      return ["rate_limited", `rate limit of ${r.limit} ${r.kind} units per minute reached: retry in ${r.retryAfter} s`];
+      return ["rate_limited", `rate limit of ${r.limit} ${r.kind} units per minute ${r.window === "account" ? "for the account's keys together" : "per key"} reached: retry in ${r.retryAfter} s`];
     case "AlreadySettled":
       return ["already_settled", `reservation ${r.reservationId} was already settled with ${r.unitsUsed} units`];
     case "UnknownReservation":

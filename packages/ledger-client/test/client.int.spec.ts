@@ -110,9 +110,9 @@ describe("ledger client over real NATS", () => {
   });
 
   it("returns 429 material as a typed RateLimited rejection", async () => {
-    reset(() => ({ ok: false, error: rejectionToRpcError({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 9, resetAt: 1_795_000_009, remaining: 2 }) }));
+    reset(() => ({ ok: false, error: rejectionToRpcError({ type: "RateLimited", kind: "scoring", window: "account", limit: 180, retryAfter: 9, resetAt: 1_795_000_009, remaining: 2 }) }));
     const r = await createLedgerClient(client, topo).reserve({ accountId: "a1", keyId: "k1", reservationId: "r2", kind: "scoring", units: 4 });
-    expect(r).toEqual({ ok: false, rejection: { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 9, resetAt: 1_795_000_009, remaining: 2 } });
+    expect(r).toEqual({ ok: false, rejection: { type: "RateLimited", kind: "scoring", window: "account", limit: 180, retryAfter: 9, resetAt: 1_795_000_009, remaining: 2 } });
   });
 
   it("throws on an internal failure or a reply that breaks the contract", async () => {

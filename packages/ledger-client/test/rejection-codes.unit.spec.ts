@@ -4,7 +4,7 @@ import { rejectionToRpcError, rpcErrorToRejection } from "../src/index.ts";
 
 const every: Rejection[] = [
   { type: "InsufficientCredits", available: 3, required: 4 },
-  { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 12, resetAt: 1_795_000_000, remaining: 0 },
+  { type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 12, resetAt: 1_795_000_000, remaining: 0 },
   { type: "AlreadySettled", reservationId: "r1", unitsUsed: 2 },
   { type: "UnknownReservation", reservationId: "r1" },
   { type: "ReservationAlreadyExpired", reservationId: "r1", expiredAt: 1_795_000_000_000 },
@@ -38,6 +38,15 @@ describe("rejections on the wire", () => {
 
   it("carries retryAfter, resetAt and remaining in the rate_limited details", () => {
     expect(rejectionToRpcError(every[1]!).details).toMatchObject({ retryAfter: 12, resetAt: 1_795_000_000, remaining: 0 });
+  });
+
+  it("names the account window when it refused, and reads a ledger's details from before it as the key's", () => {
+    const account = { type: "RateLimited", kind: "pairwise", window: "account", limit: 180, retryAfter: 3, resetAt: 1_795_000_003, remaining: 0 } as const;
+    const wire = rejectionToRpcError(account);
+    expect(wire.message).toBe("rate limit of 180 pairwise units per minute for the account's keys together reached: retry in 3 s");
+    expect(rpcErrorToRejection(JSON.parse(JSON.stringify(wire)))).toEqual(account);
+    const older = { code: "rate_limited", message: "x", details: { kind: "scoring", limit: 60, retryAfter: 12, resetAt: 1_795_000_000, remaining: 0 } } as const;
+    expect(rpcErrorToRejection(older)).toEqual(every[1]);
   });
 
   it("is not a rejection when the ledger failed, and refuses malformed details", () => {

@@ -1,11 +1,11 @@
 import { closedGet } from "./closed-index.ts";
 import { USAGE_KINDS, type LedgerEvent, type ModelUsage, type UsageKind } from "./events.ts";
-import { MAX_CREDITS_PER_GRANT, RATE_LIMITS } from "./limits.ts";
+import { ACCOUNT_RATE_LIMITS, MAX_CREDITS_PER_GRANT, RATE_LIMITS, type AccountRateLimits } from "./limits.ts";
 import { normalizeModelUsage } from "./model-usage.ts";
-import { availableCredits } from "./queries.ts";
-import type { Rejection } from "./rejections.ts";
+import { availableCredits, windowRemaining } from "./queries.ts";
+import type { RateLimited, RateWindow, Rejection } from "./rejections.ts";
 import type { AccountState } from "./state.ts";
-import { windowKey, windowVerdict } from "./window.ts";
+import { accountEntries, windowKey, windowVerdict } from "./window.ts";
 
 export interface GrantCredits {
   type: "GrantCredits";
@@ -43,19 +43,20 @@ export type LedgerCommandType = LedgerCommand["type"];
 export type Decision = { events: LedgerEvent[] } | { rejection: Rejection };
 
 /**
- * Decides one command against an account's state at `now` (epoch ms). Pure: the clock and
- * the ids come in; nothing is read or changed.
+ * Decides one command against an account's state at `now` (epoch ms). Pure: the clock, the
+ * ids and the account window's limits (the ledger's configuration) come in; nothing is read
+ * or changed. The limits only shape decisions, never the state, so replay needs none.
  *
  * @example
  * const d = decide({ type: "GrantCredits", grantId: "g1", credits: 100 }, initialState(), Date.now());
  * if ("events" in d) state = d.events.reduce(evolve, state);
  */
-export function decide(command: LedgerCommand, state: AccountState, now: number): Decision {
+export function decide(command: LedgerCommand, state: AccountState, now: number, accountLimits: AccountRateLimits = ACCOUNT_RATE_LIMITS): Decision {
   switch (command.type) {
     case "GrantCredits":
       return grant(command, state, now);
     case "ReserveUsage":
-      return reserve(command, state, now);
+      return reserve(command, state, now, accountLimits);
     case "SettleUsage":
       return settle(command, state, now);
     case "ExpireReservation":
@@ -79,12 +80,12 @@ function grant(c: GrantCredits, state: AccountState, now: number): Decision {
   return { events: [{ type: "CreditsGranted", grantId: c.grantId, credits: c.credits, ...(c.reason ? { reason: c.reason } : {}), at: now }] };
 }
 
-function reserve(c: ReserveUsage, state: AccountState, now: number): Decision {
+function reserve(c: ReserveUsage, state: AccountState, now: number, accountLimits: AccountRateLimits): Decision {
   if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
   if (!isId(c.keyId)) return invalid("keyId must be a non-empty string");
   if (!USAGE_KINDS.includes(c.kind)) return invalid(`kind must be one of ${USAGE_KINDS.join(", ")}`);
-  const limit = RATE_LIMITS[c.kind];
-  // More units than the window holds could never be admitted: that is a malformed request, not a 429.
+  const limit = Math.min(RATE_LIMITS[c.kind], accountLimits[c.kind]);
+  // More units than a window holds could never be admitted: that is a malformed request, not a 429.
   if (!isCount(c.units, 1, limit)) return invalid(`units must be an integer from 1 to ${limit}`);
 
   const open = state.open.get(c.reservationId);
@@ -95,20 +96,37 @@ function reserve(c: ReserveUsage, state: AccountState, now: number): Decision {
   const available = availableCredits(state);
   if (available < c.units) return { rejection: { type: "InsufficientCredits", available: Math.max(0, available), required: c.units } };
 
-  const verdict = windowVerdict(state.windows.get(windowKey(c.kind, c.keyId)), c.units, limit, now);
-  if (verdict.fitsAt !== null) {
-    return {
-      rejection: {
-        type: "RateLimited",
-        kind: c.kind,
-        limit,
-        retryAfter: Math.max(1, Math.ceil((verdict.fitsAt - now) / 1_000)),
-        resetAt: Math.ceil(verdict.fitsAt / 1_000),
-        remaining: Math.max(0, limit - verdict.counted),
-      },
-    };
-  }
+  const limited = rateLimited(c, state, now, accountLimits);
+  if (limited) return { rejection: limited };
   return { events: [{ type: "UsageReserved", reservationId: c.reservationId, keyId: c.keyId, kind: c.kind, units: c.units, at: now }] };
+}
+
+/**
+ * The reservation must fit the key's window and the account's (all its keys together). When
+ * one is full, retryAfter is when it has room; when both are, when the later of the two has
+ * (the request needs both), and that window is named.
+ */
+function rateLimited(c: ReserveUsage, state: AccountState, now: number, accountLimits: AccountRateLimits): RateLimited | null {
+  const windows = [
+    { window: "key", limit: RATE_LIMITS[c.kind], entries: state.windows.get(windowKey(c.kind, c.keyId)) },
+    { window: "account", limit: accountLimits[c.kind], entries: accountEntries(state.windows, c.kind) },
+  ] as const;
+  let refused: { window: RateWindow; limit: number; fitsAt: number } | null = null;
+  for (const w of windows) {
+    const { fitsAt } = windowVerdict(w.entries, c.units, w.limit, now);
+    // Strictly later: on a tie the key's window is named, as it was before the account's existed.
+    if (fitsAt !== null && (refused === null || fitsAt > refused.fitsAt)) refused = { window: w.window, limit: w.limit, fitsAt };
+  }
+  if (refused === null) return null;
+  return {
+    type: "RateLimited",
+    kind: c.kind,
+    window: refused.window,
+    limit: refused.limit,
+    retryAfter: Math.max(1, Math.ceil((refused.fitsAt - now) / 1_000)),
+    resetAt: Math.ceil(refused.fitsAt / 1_000),
+    remaining: windowRemaining(state, c.keyId, c.kind, now, accountLimits),
+  };
 }
 
 function settle(c: SettleUsage, state: AccountState, now: number): Decision {

@@ -13,8 +13,21 @@ export const WINDOW_MS = 60_000;
  */
 export const OPEN_RESERVATION_RETRY_MS = 1_000;
 
-/** Units one API key may have counted in any trailing window, per kind (DESIGN.md, "Contract decisions"). */
+/** Units one API key may have counted in any trailing window, per kind (DESIGN.md, "Contract decisions"); the account window (below) bounds all keys together. */
 export const RATE_LIMITS: Readonly<Record<UsageKind, number>> = { scoring: 60, pairwise: 60 };
+
+/** Units per kind that all keys of one account may have counted together in any trailing window. */
+export type AccountRateLimits = Readonly<Record<UsageKind, number>>;
+
+/**
+ * The default account window (the ledger's LEDGER_ACCOUNT_RATE_LIMIT_SCORING / _PAIRWISE
+ * override it): three keys' worth. Without it every new key was another 60 units a minute.
+ * Three keeps the per-key limit the one a caller meets in practice (production, staging and
+ * the console's playground key can each run at full speed at once) while an account with
+ * many keys gets 180 a minute, not 60 per key. Never below the key limit: a request the key
+ * window admits must be able to fit the account's.
+ */
+export const ACCOUNT_RATE_LIMITS: AccountRateLimits = { scoring: 180, pairwise: 180 };
 
 /**
  * Window entries are dropped once they are this much older than the newest event of the

@@ -10,9 +10,15 @@ export interface InsufficientCredits {
   required: number;
 }
 
+/** Which rate window refused: the key's own, or the one all keys of the account share. */
+export type RateWindow = "key" | "account";
+
 export interface RateLimited {
   type: "RateLimited";
   kind: UsageKind;
+  /** The window that refused; when both are full, the one that frees last (the request waits for both). */
+  window: RateWindow;
+  /** That window's limit. */
   limit: number;
   /**
    * Whole seconds (>= 1) until enough units may have freed for this request to fit: exact
@@ -22,7 +28,7 @@ export interface RateLimited {
   retryAfter: number;
   /** That moment as Unix epoch seconds (rounded up). */
   resetAt: number;
-  /** Units still free in the window now (the request needs more). */
+  /** Units the key may still reserve now, the smaller of its window's and its account's room (the request needs more). */
   remaining: number;
 }
 

@@ -21,6 +21,18 @@ export type Windows = ReadonlyMap<string, readonly WindowEntry[]>;
 // The kind contains no ":", so the key cannot collide whatever the key id holds.
 export const windowKey = (kind: UsageKind, keyId: string): string => `${kind}:${keyId}`;
 
+/**
+ * Every entry of `kind`, whichever key made it: the account's window. It is derived from the
+ * keys' windows rather than kept beside them, so it is folded from the same events and an
+ * old stream replays to the same state.
+ */
+export function accountEntries(windows: Windows, kind: UsageKind): WindowEntry[] {
+  const prefix = `${kind}:`;
+  const all: WindowEntry[] = [];
+  for (const [key, entries] of windows) if (key.startsWith(prefix)) all.push(...entries);
+  return all;
+}
+
 /** Whether the entry counts at `now`. Entries stamped after `now` (a writer with a clock ahead) count too. */
 const counts = (e: WindowEntry, now: number): boolean => e.units > 0 && (e.open || e.at > now - WINDOW_MS);
 

@@ -16,7 +16,7 @@ describe("an open reservation counts in the window until it is settled or expire
     // It frees the moment its request settles, which cannot be foreseen: retry in 1 s.
     given(running)
       .when(reserve("r2", 20), T0)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 1_000), remaining: 10 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 1_000), remaining: 10 });
     given(running).when(reserve("r2", 10), T0).then([reserved("r2", 10, T0)]);
   });
 
@@ -32,10 +32,10 @@ describe("an open reservation counts in the window until it is settled or expire
     expect(windowRemaining(given(history).state, "k1", "scoring", T0)).toBe(40);
     given(history)
       .when(reserve("r2", 41), T0 + 19_999)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 20_000), remaining: 40 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 20_000), remaining: 40 });
     given(history)
       .when(reserve("r2", 41), T0)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 20, resetAt: seconds(T0 + 20_000), remaining: 40 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 20, resetAt: seconds(T0 + 20_000), remaining: 40 });
     given(history).when(reserve("r2", 60), T0 + 20_000).then([reserved("r2", 60, T0 + 20_000)]);
   });
 
@@ -49,7 +49,7 @@ describe("an open reservation counts in the window until it is settled or expire
     // Open for 10 s: it cannot free before T0 + 50 s whatever happens to it.
     given([plenty, reserved("young", 50, T0 - 10_000)])
       .when(reserve("r2", 20), T0)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 50, resetAt: seconds(T0 + 50_000), remaining: 10 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 50, resetAt: seconds(T0 + 50_000), remaining: 10 });
   });
 
   it("frees entries in order of their earliest free time: an old open one first, then age-outs", () => {
@@ -61,7 +61,7 @@ describe("an open reservation counts in the window until it is settled or expire
       reserved("young-open", 10, T0 - 10_000),
     ];
     // 60 counted. 25 more need 25 freed: the old open 30 may free at any moment (T0 + 1 s).
-    given(history).when(reserve("x", 25), T0).thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 1_000), remaining: 0 });
+    given(history).when(reserve("x", 25), T0).thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 1_000), remaining: 0 });
     // 40 need 40: also the settled 20, which age out at T0 + 30 s.
     expect(given(history).when(reserve("x", 40), T0).decision).toMatchObject({ rejection: { retryAfter: 30, resetAt: seconds(T0 + 30_000) } });
     // 55 need 55: also the young open 10, at T0 + 50 s at the earliest.
@@ -84,7 +84,7 @@ describe("an open reservation counts in the window until it is settled or expire
     expect(windowRemaining(pruned, "k1", "scoring", T0 + 200_000)).toBe(0);
     given(history)
       .when(reserve("r2", 1), T0 + 200_000)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 201_000), remaining: 0 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: seconds(T0 + 201_000), remaining: 0 });
 
     // Settled at last with 10 used: those aged out long ago, so the window is free at once.
     const settledLate = [...history, settled("long", 60, 10, T0, T0 + 201_000)];

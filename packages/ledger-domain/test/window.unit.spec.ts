@@ -18,14 +18,14 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
     given([...history, reserved("r60", 1, now)])
       .when(reserve("r61", 1), later)
       // The oldest unit (at T0) ages out at T0 + 60 s: 49.999 s from now, i.e. 50 whole seconds.
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 50, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 50, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
   });
 
   it("lets a settled unit age out at exactly 60 s after its reservation, not a millisecond earlier", () => {
     const history = [plenty, reserved("big", 60, T0), settled("big", 60, 60, T0, T0 + 1_000)];
     given(history)
       .when(reserve("r2", 1), T0 + 59_999)
-      .thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
+      .thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: Math.ceil((T0 + 60_000) / 1_000), remaining: 0 });
     given(history).when(reserve("r2", 1), T0 + 60_000).then([reserved("r2", 1, T0 + 60_000)]);
   });
 
@@ -33,7 +33,7 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
     const history = [plenty, reserved("a", 30, T0), reserved("b", 20, T0 + 20_000)];
     // 50 counted; 25 more need 15 freed: "a" must age out (T0 + 60 s), "b" alone would not do.
     const { decision } = given(history).when(reserve("c", 25), T0 + 30_000);
-    expect(decision).toEqual({ rejection: { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 30, resetAt: (T0 + 60_000) / 1_000, remaining: 10 } });
+    expect(decision).toEqual({ rejection: { type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 30, resetAt: (T0 + 60_000) / 1_000, remaining: 10 } });
     // 35 more need 25 freed: a (30) suffices as well.
     expect(given(history).when(reserve("c", 35), T0 + 30_000).decision).toMatchObject({ rejection: { retryAfter: 30 } });
     // 45 more need 35 freed: both must go, the second at T0 + 80 s.
@@ -45,14 +45,14 @@ describe("rate window: 60 units per key and kind in any trailing 60 s", () => {
     const at = T0 + 123; // not on a second boundary
     const history = [plenty, reserved("big", 60, at), settled("big", 60, 60, at, at + 1_000)];
     const { decision } = given(history).when(reserve("x", 1), at + 59_950);
-    expect(decision).toEqual({ rejection: { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: Math.ceil((at + 60_000) / 1_000), remaining: 0 } });
+    expect(decision).toEqual({ rejection: { type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: Math.ceil((at + 60_000) / 1_000), remaining: 0 } });
     const early = given(history).when(reserve("x", 1), at + 1_500).decision;
     expect(early).toMatchObject({ rejection: { retryAfter: 59 } });
   });
 
   it("counts a settled reservation with its used units only", () => {
     const history = [plenty, reserved("r1", 40, T0), reserved("r2", 20, T0 + 1_000)];
-    given(history).when(reserve("r3", 5), T0 + 2_000).thenRejects({ type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 58, resetAt: (T0 + 60_000) / 1_000, remaining: 0 });
+    given(history).when(reserve("r3", 5), T0 + 2_000).thenRejects({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 58, resetAt: (T0 + 60_000) / 1_000, remaining: 0 });
     const state = given([...history, settled("r1", 40, 10, T0, T0 + 1_500)]).state;
     expect(windowRemaining(state, "k1", "scoring", T0 + 2_000)).toBe(30);
     given([...history, settled("r1", 40, 10, T0, T0 + 1_500)]).when(reserve("r3", 30), T0 + 2_000).then([reserved("r3", 30, T0 + 2_000)]);
@@ -113,8 +113,9 @@ describe("state stays small", () => {
 
   it("forgets closed reservations a day after they closed, and remembers recent ones", () => {
     const steps: Array<[ReturnType<typeof reserve>, number]> = [];
+    // Settled with nothing used, so the account window (all keys together) never fills.
     for (let i = 0; i < 600; i++) {
-      steps.push([reserve(`old${i}`, 1, `k${i}`), T0 + i], [settle(`old${i}`, 1), T0 + i]);
+      steps.push([reserve(`old${i}`, 1, `k${i}`), T0 + i], [settle(`old${i}`, 0), T0 + i]);
     }
     const day = 24 * 60 * 60 * 1_000;
     steps.push([reserve("new", 1), T0 + day + 60_000], [settle("new", 1), T0 + day + 60_001]);

@@ -65,7 +65,7 @@ export interface AsyncCallOptions extends IdempotentCallOptions {
 export interface ApiResult<T> {
   data: T;
   requestId: string | null;
-  /** Scoring evaluations left in the key's window (rank only), from `X-RateLimit-Remaining`. */
+  /** Scoring evaluations left in the rate window (rank only), from `X-RateLimit-Remaining`: the smaller of the key's and the account's room. */
   rateLimitRemaining: number | null;
   /** Attempts made, retries included. */
   attempts: number;

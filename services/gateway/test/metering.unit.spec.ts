@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LedgerUnavailableError, type LedgerResult } from "@adrank/ledger-client";
 import type { SettleReply } from "@adrank/bus-contracts";
-import { reserveUsage, settleUsage, type MeteringLedger } from "../src/operations/shared/metering.ts";
-import { MeteringUnavailableError } from "../src/errors/api-errors.ts";
+import { refusalOf, reserveUsage, settleUsage, type MeteringLedger } from "../src/operations/shared/metering.ts";
+import { MeteringUnavailableError, RateLimitedError } from "../src/errors/api-errors.ts";
 
 const lost = () => new LedgerUnavailableError("timeout", "ledger.settle", "the ledger did not answer in time");
 const confirmed = (unitsUsed: number): LedgerResult<SettleReply> => ({ ok: true, value: { reservationId: "r1", creditsUsed: unitsUsed, balance: 97, windowRemaining: 57, alreadySettled: false } });
@@ -86,5 +86,16 @@ describe("reserveUsage", () => {
     await expect(reserveUsage(ledger, { kind: "scoring", accountId: "a", keyId: "k", reservationId: "r9", units: 4 }, quiet)).rejects.toBeInstanceOf(MeteringUnavailableError);
     await new Promise((r) => setImmediate(r));
     expect(calls).toEqual([]);
+  });
+});
+
+describe("refusalOf", () => {
+  it("says which rate window refused: the key's or the account's (all its keys together)", () => {
+    const key = refusalOf({ type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 7, resetAt: 1_900_000_007, remaining: 0 }, "scoring");
+    const account = refusalOf({ type: "RateLimited", kind: "scoring", window: "account", limit: 180, retryAfter: 9, resetAt: 1_900_000_009, remaining: 3 }, "scoring");
+    expect(key).toBeInstanceOf(RateLimitedError);
+    expect(key.message).toBe("Rate limit reached: this key may use 60 scoring evaluations per minute. Retry after 7 s.");
+    expect(account).toMatchObject({ retryAfter: 9, resetAt: 1_900_000_009, remaining: 3 });
+    expect(account.message).toBe("Rate limit reached: the keys of this account may together use 180 scoring evaluations per minute. Retry after 9 s.");
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACCOUNT_RATE_LIMITS, RATE_LIMITS } from "@adrank/ledger-domain";
 import { envInt, WorkerEnv } from "@adrank/runtime";
 
 /** A flag that is on unless set to "false" or "0". */
@@ -17,6 +18,13 @@ export const LedgerEnv = WorkerEnv.extend({
   LEDGER_JETSTREAM_REPLICAS: envInt(1, 1, 5),
   LEDGER_CACHE_ACCOUNTS: envInt(10_000, 1),
   LEDGER_APPEND_ATTEMPTS: envInt(10, 1, 100),
+  /**
+   * Scoring evaluations all keys of one account may use together in any trailing 60 s (the
+   * account window above each key's 60). Never below the key limit. Every replica must agree.
+   */
+  LEDGER_ACCOUNT_RATE_LIMIT_SCORING: envInt(ACCOUNT_RATE_LIMITS.scoring, RATE_LIMITS.scoring, 1_000_000),
+  /** The same for pairwise panels. */
+  LEDGER_ACCOUNT_RATE_LIMIT_PAIRWISE: envInt(ACCOUNT_RATE_LIMITS.pairwise, RATE_LIMITS.pairwise, 1_000_000),
   /** Whether this replica runs the Postgres projection (all replicas share one consumer). */
   LEDGER_PROJECTION: flagOn,
   /** Whether this replica answers the RPC subjects; off for a replica dedicated to the projection. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
-import { balanceOf, closedGet, windowRemaining, type LedgerCommand, type Rejection } from "@adrank/ledger-domain";
+import { balanceOf, closedGet, windowRemaining, type AccountRateLimits, type LedgerCommand, type Rejection } from "@adrank/ledger-domain";
 import { rejectionToRpcError } from "@adrank/ledger-client";
 import { BalanceRequest, GrantRequest, ReserveRequest, SettleRequest, type BalanceView, type ReserveReply, type SettleReply } from "@adrank/bus-contracts";
 import { decodeJson, encodeJson, type Topology } from "@adrank/messaging";
@@ -31,7 +31,14 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): { ok: true; value: T } |
  * Answers reserve / settle / grant / balance on the ledger's request subjects, in the ledger
  * queue group so that each request reaches one replica.
  */
-export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: AccountStore, logger: LedgerLogger, guard: Pick<StreamGuard, "problem">): RpcHandlers {
+export function startRpcHandlers(
+  nc: NatsConnection,
+  topo: Topology,
+  store: AccountStore,
+  logger: LedgerLogger,
+  guard: Pick<StreamGuard, "problem">,
+  accountRateLimits?: AccountRateLimits,
+): RpcHandlers {
   const reserve: Handler = async (body) => {
     const req = parse(ReserveRequest, body);
     if (!req.ok) return req.reply;
@@ -42,7 +49,7 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
     const value: ReserveReply = {
       reservationId: fields.reservationId,
       balance: balanceOf(r.snapshot.state).available,
-      windowRemaining: windowRemaining(r.snapshot.state, fields.keyId, fields.kind, r.now),
+      windowRemaining: windowRemaining(r.snapshot.state, fields.keyId, fields.kind, r.now, accountRateLimits),
     };
     return { ok: true, value };
   };
@@ -64,7 +71,7 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
         reservationId,
         balance: balanceOf(state).available,
         creditsUsed: unitsUsed,
-        windowRemaining: windowRemaining(state, closed.keyId, closed.kind, r.now),
+        windowRemaining: windowRemaining(state, closed.keyId, closed.kind, r.now, accountRateLimits),
         alreadySettled: true,
       };
       return { ok: true, value: repeat };
@@ -74,7 +81,7 @@ export function startRpcHandlers(nc: NatsConnection, topo: Topology, store: Acco
       reservationId,
       balance: balanceOf(state).available,
       creditsUsed: r.event.unitsUsed,
-      windowRemaining: windowRemaining(state, r.event.keyId, r.event.kind, r.now),
+      windowRemaining: windowRemaining(state, r.event.keyId, r.event.kind, r.now, accountRateLimits),
       alreadySettled: false,
     };
     return { ok: true, value };

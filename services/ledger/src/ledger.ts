@@ -2,6 +2,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
+import { ACCOUNT_RATE_LIMITS, type AccountRateLimits } from "@adrank/ledger-domain";
 import { ensureStream, retryWhileElecting, type Topology } from "@adrank/messaging";
 import { createAccountStore, type AccountStore } from "./account-store.ts";
 import { createEventLog } from "./event-log.ts";
@@ -23,6 +24,8 @@ export interface LedgerDeps {
   streamReplicas?: number;
   cacheSize?: number;
   appendAttempts?: number;
+  /** The account window's limits per kind (all keys together). Default ACCOUNT_RATE_LIMITS. */
+  accountRateLimits?: AccountRateLimits;
   /** Run the Postgres projection in this replica (default true). */
   projection?: boolean;
   /** Run the expiry sweeper in this replica (default true). */
@@ -59,7 +62,8 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
   const jsm = await jetstreamManager(nc);
   await ensureStream(jsm, topo.streams.ledger, deps.streamReplicas ?? 1);
   const log = createEventLog(jetstream(nc), jsm, topo.streams.ledger.name);
-  const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now });
+  const accountRateLimits = deps.accountRateLimits ?? ACCOUNT_RATE_LIMITS;
+  const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now, accountRateLimits });
   // Before any command: a stream that is not the mirrored one must not take a single event.
   const guard = startStreamGuard({ db, jsm, stream: topo.streams.ledger.name, logger, ...(deps.guardIntervalMs ? { intervalMs: deps.guardIntervalMs } : {}) });
   // In a cluster the stream answers nothing while it elects a leader: wait for it, as for the stream itself.
@@ -72,7 +76,7 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
     deps.sweeper === false
       ? null
       : startSweeper({ store, db, stream: topo.streams.ledger.name, paused: () => guard.problem() !== null, logger, ttlMs: deps.reservationTtlMs ?? 300_000, intervalMs: deps.sweepIntervalMs ?? 5_000, now });
-  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger, guard);
+  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger, guard, accountRateLimits);
   // The subscriptions must have reached the server before we call ourselves started: a
   // request sent right after (a test, a readiness probe) would otherwise find no responders.
   if (rpc) await nc.flush();

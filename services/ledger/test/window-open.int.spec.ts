@@ -29,7 +29,7 @@ describe("an open reservation counts in the rate window until it is settled or e
 
     clock += 90_000;
     // Still counted; it may settle at any moment, so the estimate is 1 s from now.
-    const refused = { ok: false, rejection: { type: "RateLimited", kind: "scoring", limit: 60, retryAfter: 1, resetAt: Math.ceil((clock + 1_000) / 1_000), remaining: 10 } };
+    const refused = { ok: false, rejection: { type: "RateLimited", kind: "scoring", window: "key", limit: 60, retryAfter: 1, resetAt: Math.ceil((clock + 1_000) / 1_000), remaining: 10 } };
     expect(await ledger.reserve({ accountId, keyId: "k1", reservationId: randomUUID(), kind: "scoring", units: 20 })).toEqual(refused);
     const short = randomUUID();
     expect(await ledger.reserve({ accountId, keyId: "k1", reservationId: short, kind: "scoring", units: 10 })).toMatchObject({ ok: true, value: { windowRemaining: 0 } });

@@ -21,8 +21,27 @@ export interface KeySummary {
   lastUsedAt: Date | null;
 }
 
+/**
+ * Active (not revoked) keys one account may hold unless MAX_ACTIVE_KEYS_PER_ACCOUNT says
+ * otherwise. The account's rate window bounds what its keys do together; this bounds how many
+ * there are to look up, list and leak, and leaves room for production, staging, CI, people
+ * and the console's playground key.
+ */
+export const DEFAULT_MAX_ACTIVE_KEYS_PER_ACCOUNT = 20;
+
+/** The account already holds the most active keys it may: a key must be revoked first. Nothing was created. */
+export class KeyLimitReachedError extends Error {
+  override name = "KeyLimitReachedError";
+  readonly limit: number;
+  constructor(accountId: string, limit: number) {
+    super(`account ${accountId} already has ${limit} active API keys, the most it may hold`);
+    this.limit = limit;
+  }
+}
+
 /** API keys: only the hash and the non-secret look-up handle are stored. */
-export function apiKeysRepository(db: Kysely<Database>) {
+export function apiKeysRepository(db: Kysely<Database>, options: { maxActiveKeys?: number | undefined } = {}) {
+  const maxActiveKeys = options.maxActiveKeys ?? DEFAULT_MAX_ACTIVE_KEYS_PER_ACCOUNT;
   return {
     async findByLookup(lookup: string): Promise<StoredKey | null> {
       const row = await db.selectFrom("api_keys").select(["id", "account_id", "hash", "revoked_at"]).where("lookup", "=", lookup).executeTakeFirst();
@@ -39,12 +58,25 @@ export function apiKeysRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * The one place keys are made (console, playground, admin command line). Throws
+     * KeyLimitReachedError when the account already holds `maxActiveKeys` active keys. A
+     * transaction-scoped advisory lock per account holds the count and the insert together, so
+     * creates for one account take turns and two at once cannot both take the last place (a
+     * lock needs no privilege on the accounts table, which the console may only insert into).
+     */
     async create(input: { accountId: string; name: string; lookup: string; hash: string; lastFour: string }): Promise<{ id: string }> {
       const id = newId("key");
-      await db
-        .insertInto("api_keys")
-        .values({ id, account_id: input.accountId, name: input.name, lookup: input.lookup, hash: input.hash, last_four: input.lastFour })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtextextended(${`api_keys:${input.accountId}`}, 0))`.execute(trx);
+        // Counted up to the limit only: an account from before the cap may hold many more.
+        const active = await trx.selectFrom("api_keys").select("id").where("account_id", "=", input.accountId).where("revoked_at", "is", null).limit(maxActiveKeys).execute();
+        if (active.length >= maxActiveKeys) throw new KeyLimitReachedError(input.accountId, maxActiveKeys);
+        await trx
+          .insertInto("api_keys")
+          .values({ id, account_id: input.accountId, name: input.name, lookup: input.lookup, hash: input.hash, last_four: input.lastFour })
+          .execute();
+      });
       return { id };
     },
 

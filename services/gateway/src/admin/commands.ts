@@ -1,7 +1,7 @@
 import { issueKey } from "@adrank/api-keys";
 import type { LedgerClient } from "@adrank/ledger-client";
 import type { AccountsRepository } from "@adrank/db/repositories";
-import type { ApiKeysRepository } from "@adrank/db/repositories";
+import { KeyLimitReachedError, type ApiKeysRepository } from "@adrank/db/repositories";
 
 /** A refusal the operator can act on: printed as one line, exit code 1. */
 export class AdminError extends Error {
@@ -61,7 +61,15 @@ export const COMMANDS: Record<string, { usage: string; run(deps: AdminDeps, flag
       const accountId = required(flags, "account");
       await accountMustExist(deps, accountId);
       const issued = issueKey(deps.randomBytes(41));
-      const { id } = await deps.apiKeys.create({ accountId, name: flags.name?.trim() || "default", lookup: issued.lookup, hash: issued.hash, lastFour: issued.lastFour });
+      let id: string;
+      try {
+        ({ id } = await deps.apiKeys.create({ accountId, name: flags.name?.trim() || "default", lookup: issued.lookup, hash: issued.hash, lastFour: issued.lastFour }));
+      } catch (err) {
+        if (err instanceof KeyLimitReachedError) {
+          throw new AdminError(`${err.message} (MAX_ACTIVE_KEYS_PER_ACCOUNT): revoke one with revoke-key --key-id <id> first (list-keys --account ${accountId} shows them); no key was created`);
+        }
+        throw err;
+      }
       deps.out(`id: ${id}`);
       deps.out(`key: ${issued.raw}`);
       deps.warn("This is the only time the key is shown: store it now. Lost keys cannot be recovered, only replaced.");

@@ -47,7 +47,7 @@ export function refusalOf(rejection: Rejection, kind: UsageKind): Error {
     case "InsufficientCredits":
       return new InsufficientCreditsError(rejection.available, rejection.required, kind);
     case "RateLimited":
-      return new RateLimitedError(rejection.retryAfter, rejection.resetAt, rejection.remaining, kind, rejection.limit);
+      return new RateLimitedError(rejection.retryAfter, rejection.resetAt, rejection.remaining, kind, rejection.limit, rejection.window);
     default:
       // Any other refusal is our bug (a duplicate reservation id, bad units): a 500 that charged nothing.
       return new Error(`ledger refused the reservation: ${JSON.stringify(rejection)}`);
