@@ -63,8 +63,8 @@ describe("the OpenAPI document", () => {
     const getCalibration = doc.paths["/api/v1/calibration"]!.get!;
     expect(recordOutcomes.operationId).toBe("recordOutcomes");
     expect(getCalibration.operationId).toBe("getCalibration");
-    expect(Object.keys(recordOutcomes.responses).sort()).toEqual(["200", "400", "401", "404", "413", "422", "500"]);
-    expect(Object.keys(getCalibration.responses).sort()).toEqual(["200", "401", "422", "500"]);
+    expect(Object.keys(recordOutcomes.responses).sort()).toEqual(["200", "400", "401", "404", "413", "422", "429", "500"]);
+    expect(Object.keys(getCalibration.responses).sort()).toEqual(["200", "401", "422", "429", "500", "503"]);
   });
 
   it("declares the headers and bearer security", () => {

@@ -197,11 +197,11 @@ describe("the recordOutcomes examples", () => {
     expect(unchanged.outcomes.map((o) => o.recorded_at)).toEqual(created.outcomes.map((o) => o.recorded_at));
   });
 
-  it("show the 404 and the 422s on the offending outcome's field", () => {
+  it("show the 404 and the 422s on the offending outcome's field (the whole batch for the row quota)", () => {
     for (const status of ["404", "422"]) {
       for (const e of examples(recordOutcomes, status)) {
         const body = ErrorResponse.parse(e.value);
-        expect(body.field, `${status} ${e.key}`).toMatch(/^outcomes\[\d+\]\.[a-z_]+$/);
+        expect(body.field, `${status} ${e.key}`).toMatch(e.key === "rowQuota" ? /^outcomes$/ : /^outcomes\[\d+\]\.[a-z_]+$/);
         expect(body.error, `${status} ${e.key}`).toMatch(/\.$/);
       }
     }

@@ -9,7 +9,15 @@ export interface BootstrapOptions {
   random: () => number;
   /** Coverage of the interval, 0.95 by default. */
   level?: number;
+  /**
+   * Called between resamples (every CHECKPOINT_EVERY): it may throw to stop the bootstrap, e.g.
+   * when its caller's deadline has passed. The work is synchronous, so this is the only way in.
+   */
+  checkpoint?: () => void;
 }
+
+/** Resamples between two checkpoints: often enough to stop within milliseconds, rarely enough to cost nothing. */
+const CHECKPOINT_EVERY = 16;
 
 export interface Interval {
   low: number;
@@ -45,6 +53,7 @@ export function bootstrapIntervals<T>(strata: readonly (readonly T[])[], statist
   const values: Float64Array[] = [];
   const defined: number[] = [];
   for (let r = 0; r < opts.resamples; r++) {
+    if (r % CHECKPOINT_EVERY === 0) opts.checkpoint?.();
     for (let s = 0; s < strata.length; s++) {
       const from = strata[s]!;
       const into = sample[s]!;

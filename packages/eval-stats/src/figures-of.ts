@@ -39,6 +39,7 @@ export function figuresOf(points: readonly ScoredOutcome[], opts: FiguresOptions
   }
   // The point values come from the public functions (simple-statistics for rho); only the
   // thousand resamples take the fast path, which gives the same values (tested).
+  opts.checkpoint?.();
   const resampled = resampledFigures(strata);
   const values = [
     spearmanRho(scores, outcomes),
@@ -47,7 +48,7 @@ export function figuresOf(points: readonly ScoredOutcome[], opts: FiguresOptions
     pairwiseAgreement(ordered.map((p) => ({ ...p, score: p.rawScore }))).agreement,
   ];
   // All four are read off the same resamples, so they can be compared.
-  const intervals = bootstrapIntervals(resampled.strata, resampled.figures, { resamples, random: seededRandom(seed) });
+  const intervals = bootstrapIntervals(resampled.strata, resampled.figures, { resamples, random: seededRandom(seed), checkpoint: opts.checkpoint });
   const [rho, tau, agreementFinal, agreementRaw] = values.map((value, k) => estimateOf(value, intervals[k] ?? null));
   return { ...base, spearman_rho: rho ?? null, kendall_tau_b: tau ?? null, pairwise_agreement: agreementFinal ?? null, pairwise_agreement_raw: agreementRaw ?? null };
 }

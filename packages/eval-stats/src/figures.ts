@@ -35,6 +35,8 @@ export interface FiguresOptions {
   seed?: number;
   /** Below this many points every figure is null (CALIBRATION_MIN_OUTCOMES by default). */
   minPoints?: number;
+  /** Called now and then while the bootstrap runs; throwing stops it (see BootstrapOptions.checkpoint). */
+  checkpoint?: () => void;
 }
 
 export type { Estimate };

@@ -95,3 +95,20 @@ describe("bootstrapInterval", () => {
     expect(() => bootstrapInterval([[1]], () => 1, { resamples: 0, random: Math.random })).toThrow(RangeError);
   });
 });
+
+describe("bootstrap checkpoints", () => {
+  it("calls the checkpoint every few resamples, and a checkpoint that throws stops the bootstrap there", () => {
+    let calls = 0;
+    let resampled = 0;
+    const ci = bootstrapInterval([[1, 2, 3]], () => ++resampled, { resamples: 100, random: seededRandom(1), checkpoint: () => void calls++ });
+    expect(ci).not.toBeNull();
+    expect(calls).toBe(Math.ceil(100 / 16));
+
+    resampled = 0;
+    const stop = new Error("past the deadline");
+    expect(() => bootstrapInterval([[1, 2, 3]], () => ++resampled, { resamples: 1_000, random: seededRandom(1), checkpoint: () => {
+      if (resampled >= 40) throw stop;
+    } })).toThrow(stop);
+    expect(resampled).toBe(48);
+  });
+});

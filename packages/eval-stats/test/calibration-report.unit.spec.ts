@@ -92,3 +92,17 @@ describe("calibrationReport", () => {
     expect(calibrationReport([...rows].reverse(), fast)).toEqual(calibrationReport(rows, fast));
   });
 });
+
+describe("calibrationReport checkpoints", () => {
+  it("passes the checkpoint to every group's bootstrap, so a deadline can stop a large report", () => {
+    const rows = Array.from({ length: 20 }, (_, r) => ranking(`r${r}`, 5)).flat();
+    let calls = 0;
+    calibrationReport(rows, { ...fast, checkpoint: () => void calls++ });
+    // Two groups (pooled and the one goal), each checked before and during its resamples.
+    expect(calls).toBe(2 * (1 + Math.ceil(fast.resamples / 16)));
+    const late = new Error("deadline");
+    expect(() => calibrationReport(rows, { ...fast, checkpoint: () => {
+      throw late;
+    } })).toThrow(late);
+  });
+});

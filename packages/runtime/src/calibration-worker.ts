@@ -8,17 +8,27 @@ import { calibrationReport, type CalibrationRow } from "@adrank/eval-stats";
 export interface ReportRequest {
   id: number;
   rows: CalibrationRow[];
+  /** Epoch ms after which the report is given up: not started when it is past, stopped when it passes. */
+  deadlineAt: number | null;
 }
-export type ReportAnswer = { id: number; report: CalibrationResponse } | { id: number; error: string };
+export type ReportAnswer = { id: number; report: CalibrationResponse } | { id: number; timedOut: true } | { id: number; error: string };
+
+/** Thrown by the checkpoint to leave the bootstrap: never escapes this file. */
+class PastDeadline extends Error {}
 
 const port = parentPort;
 if (!port) throw new Error("calibration-worker.ts runs as a worker thread only");
-port.on("message", ({ id, rows }: ReportRequest) => {
+port.on("message", ({ id, rows, deadlineAt }: ReportRequest) => {
   let answer: ReportAnswer;
+  const checkpoint = () => {
+    if (deadlineAt !== null && Date.now() > deadlineAt) throw new PastDeadline();
+  };
   try {
-    answer = { id, report: calibrationReport(rows) };
+    // A report that waited past its deadline behind others is not started at all.
+    checkpoint();
+    answer = { id, report: calibrationReport(rows, { checkpoint }) };
   } catch (err) {
-    answer = { id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    answer = err instanceof PastDeadline ? { id, timedOut: true } : { id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
   port.postMessage(answer);
 });

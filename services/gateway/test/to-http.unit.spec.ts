@@ -11,6 +11,8 @@ import {
   RateLimitedError,
   UnauthenticatedError,
   VotersUnavailableError,
+  TooManyCallsError,
+  CalibrationUnavailableError,
 } from "../src/errors/api-errors.ts";
 import { toHttpFailure } from "../src/errors/to-http.ts";
 
@@ -33,6 +35,15 @@ describe("toHttpFailure", () => {
     expect(f.status).toBe(429);
     expect(f.body).toMatchObject({ retryAfter: 17, resetAt: 1_900_000_000 });
     expect(f.headers["Retry-After"]).toBe("17");
+  });
+
+  it("answers 429 with Retry-After for a free endpoint's window, and 503 with Retry-After for a calibration past its limit", () => {
+    const limited = map(new TooManyCallsError("Rate limit reached: this account may ask for 30 calibration reports per minute. Retry after 9 s.", 9, 1_900_000_060));
+    expect(limited).toMatchObject({ status: 429, body: { retryAfter: 9, resetAt: 1_900_000_060 }, headers: { "Retry-After": "9" }, severity: "info" });
+    expect(RateLimitedResponse.safeParse(limited.body).success).toBe(true);
+    const slow = map(new CalibrationUnavailableError(10_000, 5));
+    expect(slow).toMatchObject({ status: 503, headers: { "Retry-After": "5" } });
+    expect(slow.body.error).toMatch(/^The calibration report did not finish within its limit of 10 s/);
   });
 
   it("says nothing was charged when the ledger is unavailable", () => {

@@ -9,6 +9,13 @@ export const CALIBRATION_MIN_OUTCOMES = 10;
 /** Bootstrap resamples behind every interval. */
 export const CALIBRATION_RESAMPLES = 1_000;
 
+/**
+ * A report reads at most this many outcomes, the most recently recorded (gateway default;
+ * CALIBRATION_MAX_ROWS changes it): the bootstrap's work, and the memory a report takes, stay
+ * bounded however many outcomes an account keeps. `truncated` says when more were left out.
+ */
+export const CALIBRATION_OUTCOMES_READ_MAX = 10_000;
+
 export const CalibrationQuery = z.strictObject({
   metric: MetricName.optional().meta({ description: "Only this metric; every recorded metric when absent." }),
   goal: z.enum(GOALS).optional().meta({ description: "Only this goal; every goal when absent." }),
@@ -53,6 +60,12 @@ export const CalibrationResponse = z
     min_outcomes: z.int().meta({ description: "The least outcomes a group needs before figures are given." }),
     resamples: z.int().meta({ description: "Bootstrap resamples behind each interval." }),
     metrics: z.array(MetricCalibration).meta({ description: "One entry per recorded metric, by name; empty when no outcome is recorded." }),
+    truncated: z
+      .literal(true)
+      .optional()
+      .meta({
+        description: `Present (true) only when the account holds more outcomes of the metric and goal asked for than one report reads (${CALIBRATION_OUTCOMES_READ_MAX.toLocaleString("en-US")} by default): the figures are then over the most recently recorded ones. Narrow the report with \`metric\` or \`goal\` to read older ones.`,
+      }),
   })
   .meta({ description: "How well this account's past scores predicted the outcomes it recorded." });
 export type CalibrationResponse = z.output<typeof CalibrationResponse>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CalibrationQuery } from "../calibration/calibration.ts";
-import { OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
+import { CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery } from "../calibration/calibration.ts";
+import { OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
 import { componentSchemas } from "./components.ts";
 import { operationCodeSamples } from "./code-samples/operation-samples.ts";
 import { audienceListExamples, createAudienceRequestExamples, savedAudienceExamples } from "./examples/audiences.ts";
@@ -209,7 +209,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "recordOutcomes",
           tags: [TAG.evaluation],
           summary: "Record outcomes",
-          description: `Record what ranked creatives did once they ran: 1 to ${OUTCOMES_PER_REQUEST_MAX} outcomes, each for an asset a succeeded ranking of this account ranked, identified by the ranking's \`request_id\` and the asset's \`asset_id\`. Each (request_id, asset_id, metric) keeps one value: a new value replaces it, the same one changes nothing, so sending a batch again is safe. The batch is atomic: if any outcome is refused, none is recorded. Costs no credits. The curl sample records outcomes for the ranking whose id is in \`$REQUEST_ID\`.`,
+          description: `Record what ranked creatives did once they ran: 1 to ${OUTCOMES_PER_REQUEST_MAX} outcomes, each for an asset a succeeded ranking of this account ranked, identified by the ranking's \`request_id\` and the asset's \`asset_id\`. Each (request_id, asset_id, metric) keeps one value: a new value replaces it, the same one changes nothing, so sending a batch again is safe. The batch is atomic: if any outcome is refused, none is recorded. Costs no credits; an account stores at most ${OUTCOMES_PER_ACCOUNT.toLocaleString("en-US")} outcomes under at most ${OUTCOME_METRICS_PER_ACCOUNT} metric names (a batch beyond them is a \`422\`), and records at most 60 batches per minute (\`429\`). The curl sample records outcomes for the ranking whose id is in \`$REQUEST_ID\`.`,
           requestBody: { required: true, content: json("RecordOutcomesRequest", recordOutcomesRequestExamples) },
           responses: {
             "200": { description: "Every outcome recorded (or already recorded), in the order sent, with the score it is compared with.", headers: { "X-Request-Id": requestIdHeader }, content: json("RecordOutcomesResponse", recordOutcomesResponseExamples) },
@@ -218,6 +218,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             "404": error("A request_id is unknown, of another account, or older than its retention. `field` names it; nothing was recorded.", e.outcomeRequestNotFoundExamples),
             "413": error(`The body is larger than ${e.OUTCOMES_BODY_LIMIT}.`, e.outcomesBodyTooLargeExamples),
             "422": invalid(e.recordOutcomesValidationExamples),
+            "429": rateLimited(e.outcomesRateLimitedExamples),
             "500": internal,
           },
           "x-codeSamples": samples.recordOutcomes,
@@ -228,13 +229,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "getCalibration",
           tags: [TAG.evaluation],
           summary: "Get calibration",
-          description: "How well this account's past scores predicted the outcomes it recorded: per metric, per goal and pooled over goals, Spearman's rho, Kendall's tau-b and pairwise agreement (final and raw scores), each with a 95 % bootstrap interval, or `enough_data: false` and null figures below `min_outcomes`. Costs no credits.",
+          description: `How well this account's past scores predicted the outcomes it recorded: per metric, per goal and pooled over goals, Spearman's rho, Kendall's tau-b and pairwise agreement (final and raw scores), each with a 95 % bootstrap interval, or \`enough_data: false\` and null figures below \`min_outcomes\`. Costs no credits. A report reads at most the ${CALIBRATION_OUTCOMES_READ_MAX.toLocaleString("en-US")} most recently recorded outcomes (\`truncated\` says when there were more), runs one at a time per account and at most 30 times per minute (\`429\`), within a time limit (\`503\`).`,
           parameters: queryParameters(CalibrationQuery, { metric: EXAMPLE_METRIC }),
           responses: {
             "200": { description: "The figures of every recorded metric (or only of the metric and goal asked for), by metric, then goal.", headers: { "X-Request-Id": requestIdHeader }, content: json("CalibrationResponse", calibrationResponseExamples) },
             "401": unauthenticated,
             "422": error("A query parameter is invalid or unknown. `field` names it.", e.calibrationValidationExamples),
+            "429": rateLimited(e.calibrationRateLimitedExamples),
             "500": internal,
+            "503": error("The report did not finish within its time limit (10 s by default). Nothing changed; retry after Retry-After, or narrow it with `metric` or `goal`.", e.calibrationTimeoutExamples, { "Retry-After": header("Retry-After") }),
           },
           "x-codeSamples": samples.getCalibration,
         },
@@ -265,7 +268,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       },
       headers: {
         "X-Request-Id": { description: "The request id (uuid); equals request_id in the body.", schema: { type: "string", format: "uuid" } },
-        "X-RateLimit-Remaining": { description: "Remaining scoring evaluations of this key in the current 60 s window.", schema: { type: "string" } },
+        "X-RateLimit-Remaining": { description: "Remaining scoring evaluations of this key in the current 60 s window, or of its account (all its keys together) when that is less.", schema: { type: "string" } },
         "Retry-After": { description: "Seconds to wait before retrying (or, on a 202, before asking for the request again); on a 429 it equals retryAfter in the body.", schema: { type: "string" } },
         "WWW-Authenticate": { description: "The authentication scheme to use: Bearer.", schema: { type: "string" } },
         Location: { description: "Where the request's status and result are fetched: /api/v1/requests/{request_id}.", schema: { type: "string" } },

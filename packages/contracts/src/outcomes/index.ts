@@ -1,1 +1,1 @@
-export { OUTCOMES_PER_REQUEST_MAX, METRIC_NAME_PATTERN, MetricName, OutcomeInput, RecordOutcomesRequest, OutcomeChange, RecordedOutcome, RecordOutcomesResponse } from "./outcomes.ts";
+export { OUTCOMES_PER_REQUEST_MAX, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, METRIC_NAME_PATTERN, MetricName, OutcomeInput, RecordOutcomesRequest, OutcomeChange, RecordedOutcome, RecordOutcomesResponse } from "./outcomes.ts";

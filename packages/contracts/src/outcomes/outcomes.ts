@@ -7,6 +7,14 @@ import { Identifier } from "../common/identifier.ts";
 /** At most this many outcomes per POST: a day's export of a large account fits in a few calls. */
 export const OUTCOMES_PER_REQUEST_MAX = 500;
 
+/**
+ * Per-account quotas (gateway defaults; OUTCOME_METRICS_MAX and OUTCOME_ROWS_MAX change them):
+ * a batch that would store a metric name or an outcome beyond them is refused whole (422).
+ * Calibration is read from these rows, so they bound what one account can make it load.
+ */
+export const OUTCOME_METRICS_PER_ACCOUNT = 20;
+export const OUTCOMES_PER_ACCOUNT = 100_000;
+
 /** Metric names are short snake_case words, so that `ctr` and `CTR ` are never two metrics. */
 export const METRIC_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
 

@@ -38,6 +38,13 @@ export const RequestStatus = z
       .nullable()
       .meta({ description: "The webhook delivery of this request, when it has a webhook_url." }),
     error: z.string().nullable().meta({ description: "Why a failed request failed; null otherwise." }),
+    queued: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          "Present (true) while the request waits for a free slot: a gateway runs a bounded number of asynchronous requests at once, and starts a waiting one, oldest first, when one ends. It starts by itself; nothing needs to be sent again. Absent once it runs.",
+      }),
   })
   .meta({ description: "The state of an asynchronous request." });
 export type RequestStatus = z.output<typeof RequestStatus>;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../tables/index.ts";
 
 /** One observed outcome of one ranked asset, with the copy of what its ranking said about it. */
@@ -70,6 +70,40 @@ const parseableJson = (template: string) => template.replaceAll("\u0001", "\\u00
 
 const keyOf = (o: { requestId: string; assetId: string; metric: string }) => JSON.stringify([o.requestId, o.assetId, o.metric]);
 
+/** What one account may store at most: distinct metric names, and outcome rows. */
+export interface OutcomeQuota {
+  maxMetrics: number;
+  maxRows: number;
+}
+
+/**
+ * A batch that would take its account past an OutcomeQuota: nothing of it was written.
+ * `stored` is what the account holds (counted up to the limit and one), `adding` what the
+ * batch would add; for metrics, `metric` is the first new name that does not fit.
+ */
+export class OutcomeQuotaExceeded extends Error {
+  override name = "OutcomeQuotaExceeded";
+  readonly quota: "metrics" | "rows";
+  readonly limit: number;
+  readonly stored: number;
+  readonly adding: number;
+  readonly metric: string | null;
+  constructor(breach: { quota: "metrics" | "rows"; limit: number; stored: number; adding: number; metric?: string }) {
+    super(`outcome ${breach.quota} quota of ${breach.limit} exceeded: ${breach.stored} stored, ${breach.adding} more in the batch`);
+    this.quota = breach.quota;
+    this.limit = breach.limit;
+    this.stored = breach.stored;
+    this.adding = breach.adding;
+    this.metric = breach.metric ?? null;
+  }
+}
+
+/** Outcomes of one read: the newest first, at most `limit`; `truncated` when the account holds more. */
+export interface OutcomesRead {
+  rows: OutcomeRecord[];
+  truncated: boolean;
+}
+
 /**
  * Observed outcomes, always read and written through their owner: another account's rows
  * and requests do not exist here. One value per (account, request, asset, metric).
@@ -79,12 +113,14 @@ export function outcomesRepository(db: Kysely<Database>) {
     /**
      * Upserts a batch in one transaction and says, in input order, what each item did: a new
      * key is "created", a different value or impressions "updated", the same ones "unchanged"
-     * (its recordedAt stays). Keys must be distinct within the batch.
+     * (its recordedAt stays). Keys must be distinct within the batch. With a `quota`, a batch
+     * whose new rows would take the account past it throws OutcomeQuotaExceeded and writes nothing.
      */
-    async record(accountId: string, items: NewOutcome[]): Promise<RecordedOutcomeRecord[]> {
+    async record(accountId: string, items: NewOutcome[], quota?: OutcomeQuota): Promise<RecordedOutcomeRecord[]> {
       if (items.length === 0) return [];
       if (new Set(items.map(keyOf)).size !== items.length) throw new Error("outcomes.record: a (request, asset, metric) appears twice in one batch");
       return db.transaction().execute(async (trx) => {
+        if (quota) await admitWithin(trx, accountId, items, quota);
         // Rows the WHERE keeps out are neither updated nor returned, but ON CONFLICT locks
         // them all: the read below sees them as they stay until this transaction ends. A
         // concurrent identical batch waits on our insert, then finds its values unchanged.
@@ -141,14 +177,34 @@ export function outcomesRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * What a calibration report reads: the account's outcomes (optionally one metric and/or
+     * goal), the most recently recorded first, at most `limit`, and whether more were left out.
+     * The query is cancelled by the database after `timeoutMs` (SQLSTATE 57014), so a slow
+     * read cannot hold a connection longer than the report may take.
+     */
+    async readForCalibration(accountId: string, filter: { metric?: string | undefined; goal?: string | undefined }, opts: { limit: number; timeoutMs: number }): Promise<OutcomesRead> {
+      return db.transaction().execute(async (trx) => {
+        await sql`select set_config('statement_timeout', ${String(Math.max(1, Math.round(opts.timeoutMs)))}, true)`.execute(trx);
+        const rows = await selectOfAccount(trx, accountId, filter)
+          .orderBy("updated_at", "desc")
+          .orderBy("request_id")
+          .orderBy("asset_id")
+          .orderBy("metric")
+          .limit(opts.limit + 1)
+          .execute();
+        return { rows: rows.slice(0, opts.limit).map(toRecord), truncated: rows.length > opts.limit };
+      });
+    },
+
+    /** The (metric, goal) pairs the account holds outcomes for: a handful, since metric names are capped per account. */
+    async listMetricGoals(accountId: string): Promise<Array<{ metric: string; goal: string }>> {
+      return db.selectFrom("outcomes").select(["metric", "goal"]).distinct().where("account_id", "=", accountId).orderBy("metric").orderBy("goal").execute();
+    },
+
     /** The account's outcomes, by metric, goal, request and asset; optionally one metric and/or goal. */
     async listForAccount(accountId: string, filter: { metric?: string | undefined; goal?: string | undefined } = {}): Promise<OutcomeRecord[]> {
-      const rows = await db
-        .selectFrom("outcomes")
-        .select(COLUMNS)
-        .where("account_id", "=", accountId)
-        .$if(filter.metric !== undefined, (q) => q.where("metric", "=", filter.metric!))
-        .$if(filter.goal !== undefined, (q) => q.where("goal", "=", filter.goal!))
+      const rows = await selectOfAccount(db, accountId, filter)
         .orderBy("metric")
         .orderBy("goal")
         .orderBy("request_id")
@@ -174,6 +230,63 @@ export function outcomesRepository(db: Kysely<Database>) {
       return new Map(rows.map((r) => [r.request_id, { requestId: r.request_id, operation: r.operation, state: r.state, createdAt: r.created_at, resultBody: r.result_body === null ? null : parseableJson(r.result_body) }]));
     },
   };
+}
+
+/** The account's outcomes, optionally of one metric and/or goal: what every read starts from. */
+const selectOfAccount = (db: Kysely<Database>, accountId: string, filter: { metric?: string | undefined; goal?: string | undefined }) =>
+  db
+    .selectFrom("outcomes")
+    .select(COLUMNS)
+    .where("account_id", "=", accountId)
+    .$if(filter.metric !== undefined, (q) => q.where("metric", "=", filter.metric!))
+    .$if(filter.goal !== undefined, (q) => q.where("goal", "=", filter.goal!));
+
+/**
+ * Refuses a batch whose new rows would take the account past its quota. Writers of one
+ * account queue on a transaction lock, so two batches cannot both fit the last room. Every
+ * count stops at the limit and one: the check costs the same however much an account held
+ * before quotas existed.
+ */
+async function admitWithin(trx: Transaction<Database>, accountId: string, items: readonly NewOutcome[], quota: OutcomeQuota): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`outcomes:${accountId}`}, 0))`.execute(trx);
+  const stored = await trx
+    .selectFrom("outcomes")
+    .select(["request_id", "asset_id", "metric"])
+    .where("account_id", "=", accountId)
+    .where((eb) => eb(eb.refTuple("request_id", "asset_id", "metric"), "in", items.map((o) => eb.tuple(o.requestId, o.assetId, o.metric))))
+    .execute();
+  const known = new Set(stored.map((r) => keyOf({ requestId: r.request_id, assetId: r.asset_id, metric: r.metric })));
+  const fresh = items.filter((o) => !known.has(keyOf(o)));
+  if (fresh.length === 0) return;
+
+  const freshMetrics = [...new Set(fresh.map((o) => o.metric))];
+  const knownMetrics = await trx.selectFrom("outcomes").select("metric").distinct().where("account_id", "=", accountId).where("metric", "in", freshMetrics).execute();
+  const newMetrics = freshMetrics.filter((m) => !knownMetrics.some((k) => k.metric === m));
+  if (newMetrics.length > 0) {
+    const metrics = await distinctMetricsUpTo(trx, accountId, quota.maxMetrics + 1);
+    if (metrics + newMetrics.length > quota.maxMetrics) {
+      throw new OutcomeQuotaExceeded({ quota: "metrics", limit: quota.maxMetrics, stored: metrics, adding: newMetrics.length, metric: newMetrics[Math.max(0, quota.maxMetrics - metrics)]! });
+    }
+  }
+  const counted = await sql<{ n: string }>`select count(*) as n from (select 1 from outcomes where account_id = ${accountId} limit ${quota.maxRows + 1}) as stored`.execute(trx);
+  const rows = Number(counted.rows[0]?.n ?? 0);
+  if (rows + fresh.length > quota.maxRows) throw new OutcomeQuotaExceeded({ quota: "rows", limit: quota.maxRows, stored: rows, adding: fresh.length });
+}
+
+/**
+ * How many distinct metric names the account holds, counted up to `cap`: a walk down the
+ * (account_id, metric) index, one probe per name, instead of reading every row.
+ */
+async function distinctMetricsUpTo(trx: Transaction<Database>, accountId: string, cap: number): Promise<number> {
+  const r = await sql<{ n: string }>`
+    with recursive names(metric) as (
+      (select metric from outcomes where account_id = ${accountId} order by metric limit 1)
+      union all
+      select (select o.metric from outcomes o where o.account_id = ${accountId} and o.metric > names.metric order by o.metric limit 1)
+      from names where names.metric is not null
+    )
+    select count(*) as n from (select metric from names where metric is not null limit ${cap}) as capped`.execute(trx);
+  return Number(r.rows[0]?.n ?? 0);
 }
 
 export type OutcomesRepository = ReturnType<typeof outcomesRepository>;

@@ -25,6 +25,12 @@ export interface NewRequest {
   acceptedBody?: string;
   webhookUrl?: string;
   reservationId?: string;
+  /**
+   * An asynchronous request that waits for a free slot instead of starting now: attempt 0
+   * until a sweep starts it. It is written under the owner's lease, like any other, and
+   * `release` hands it over once the 202 is certain.
+   */
+  queued?: boolean;
 }
 
 /** A synchronous request without a key, as it is recorded once it has its answer. */
@@ -55,6 +61,8 @@ export interface RequestView {
   progressTotal: number;
   /** The running owner's lease has run out: it died, and the request may be taken over. */
   abandoned: boolean;
+  /** Running, but not started yet: it waits for a gateway with a free slot (NewRequest.queued). */
+  queued: boolean;
   /** What POST answered (the 202 body of an async request, or the result of a sync one). */
   accepted: FinishedResponse | null;
   /** The finished response; null while running. */
@@ -160,6 +168,7 @@ export function requestsRepository(db: Kysely<Database>) {
         "r.request_id", "r.account_id", "r.operation", "r.mode", "r.state", "r.fingerprint", "r.created_at", "r.finished_at", "r.progress_done", "r.progress_total",
         "r.accepted_body", "r.result_status", "r.result_headers", "r.result_body", "r.error", "r.webhook_url",
         sql<boolean>`r.state = 'running' and r.lease_expires_at < now()`.as("abandoned"),
+        sql<boolean>`r.state = 'running' and r.attempt = 0`.as("queued"),
         "w.id as webhook_id", "w.state as webhook_state", "w.attempts as webhook_attempts",
       ])
       .where("r.request_id", "=", requestId)
@@ -180,6 +189,7 @@ export function requestsRepository(db: Kysely<Database>) {
       progressDone: r.progress_done,
       progressTotal: r.progress_total,
       abandoned: r.abandoned,
+      queued: r.queued,
       accepted,
       result,
       error: r.error,
@@ -299,6 +309,21 @@ export function requestsRepository(db: Kysely<Database>) {
       const r = await db
         .updateTable("api_requests")
         .set({ lease_expires_at: leaseUntil(leaseMs) })
+        .where("request_id", "=", requestId)
+        .where("state", "=", "running")
+        .where("lease_owner", "=", owner)
+        .executeTakeFirst();
+      return r.numUpdatedRows > 0n;
+    },
+
+    /**
+     * Ends the owner's lease on a queued request at once, so that the sweep of whichever
+     * gateway has a free slot first starts it (as attempt 1). False when it is not the owner's.
+     */
+    async release(requestId: string, owner: string): Promise<boolean> {
+      const r = await db
+        .updateTable("api_requests")
+        .set({ lease_expires_at: sql<Date>`now()` })
         .where("request_id", "=", requestId)
         .where("state", "=", "running")
         .where("lease_owner", "=", owner)
@@ -429,6 +454,7 @@ function rowOf(r: NewRequest, requestBody: string | null) {
     reserved_at: r.reservationId ? sql<Date>`now()` : null,
     lease_owner: r.leaseOwner,
     lease_expires_at: leaseUntil(r.leaseMs),
+    ...(r.queued ? { attempt: 0 } : {}),
     progress_total: r.progressTotal,
     accepted_body: r.acceptedBody ?? null,
     ...(r.createdAt ? { created_at: r.createdAt } : {}),

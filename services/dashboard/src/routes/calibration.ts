@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { CalibrationQuery, parseWith } from "@adrank/contracts";
+import { CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery, parseWith } from "@adrank/contracts";
 import type { OutcomeRecord } from "@adrank/db/repositories";
-import { createCalibrationThread } from "@adrank/runtime";
+import { CalibrationTimeoutError, createCalibrationThread } from "@adrank/runtime";
 import type { Repos } from "../deps.ts";
 import { requireUser } from "../require-user.ts";
 
@@ -21,6 +21,14 @@ const pointView = (o: OutcomeRecord) => ({
 const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
 /**
+ * The same bounds as GET /api/v1/calibration: the report reads the most recently recorded
+ * outcomes up to the API's maximum, its query is cancelled by the database after 4 s, and the
+ * whole report ends within 10 s, so one account's outcomes cannot hold the console's thread.
+ */
+const REPORT_QUERY_TIMEOUT_MS = 4_000;
+const REPORT_TIMEOUT_MS = 10_000;
+
+/**
  * How well the account's past scores predicted the outcomes it recorded, for one metric: the
  * figures of GET /api/v1/calibration (the same function over the same rows) and the outcomes
  * themselves for the scatter plot, with the metrics and goals the page can switch to.
@@ -33,23 +41,30 @@ export async function calibrationRoutes(app: FastifyInstance, { repos }: { repos
     const parsed = parseWith(CalibrationQuery, request.query);
     if (!parsed.ok) return reply.code(parsed.error.status).send(parsed.error.body);
     const accountId = request.user!.accountId;
-    const everything = await repos.outcomes.listForAccount(accountId);
-    const metrics = distinctSorted(everything.map((o) => o.metric));
+    const deadlineAt = Date.now() + REPORT_TIMEOUT_MS;
+    const pairs = await repos.outcomes.listMetricGoals(accountId);
+    const metrics = distinctSorted(pairs.map((p) => p.metric));
     // One metric at a time, so its figures and its points are read side by side.
     const metric = parsed.value.metric ?? metrics[0] ?? null;
     const goal = parsed.value.goal ?? null;
-    // The rows GET /api/v1/calibration reads for this metric and goal, so the page shows the API's numbers.
-    const rows = everything.filter((o) => o.metric === metric && (goal === null || o.goal === goal));
-    const newestFirst = [...rows].sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime());
+    // The rows GET /api/v1/calibration reads for this metric and goal (newest first, bounded), so the page shows the API's numbers.
+    const read = metric === null ? { rows: [], truncated: false } : await repos.outcomes.readForCalibration(accountId, { metric, ...(goal === null ? {} : { goal }) }, { limit: CALIBRATION_OUTCOMES_READ_MAX, timeoutMs: REPORT_QUERY_TIMEOUT_MS });
+    let report;
+    try {
+      report = await thread.report(read.rows, { deadlineAt });
+    } catch (err) {
+      if (!(err instanceof CalibrationTimeoutError)) throw err;
+      return reply.code(503).header("retry-after", "5").send({ error: `The calibration report took longer than ${REPORT_TIMEOUT_MS / 1000} s and was given up; try again in a moment.` });
+    }
     return {
       metrics,
       metric,
-      goals: distinctSorted(everything.filter((o) => o.metric === metric).map((o) => o.goal)),
+      goals: distinctSorted(pairs.filter((p) => p.metric === metric).map((p) => p.goal)),
       goal,
-      report: await thread.report(rows),
-      points: newestFirst.slice(0, CALIBRATION_POINTS_MAX).map(pointView),
-      points_total: rows.length,
-      points_truncated: rows.length > CALIBRATION_POINTS_MAX,
+      report: read.truncated ? { ...report, truncated: true } : report,
+      points: read.rows.slice(0, CALIBRATION_POINTS_MAX).map(pointView),
+      points_total: read.rows.length,
+      points_truncated: read.rows.length > CALIBRATION_POINTS_MAX,
     };
   });
 }

@@ -18,6 +18,7 @@ import { requestStatusOf, resultUrlOf } from "./request-status.ts";
 import { sendStored } from "./send-stored.ts";
 import { reserveForTakeover } from "./takeover-reservation.ts";
 import { acceptAsync } from "./accept-async.ts";
+import { refuseWhenPendingCapReached } from "../webhooks/pending-cap.ts";
 import type { DurableWork, WorkFactory, WorkLogger } from "./work.ts";
 
 export interface DurableConfig {
@@ -31,15 +32,17 @@ export interface DurableConfig {
   waitLimitMs: Record<RequestOperation, number>;
   /** How often each gateway looks for asynchronous requests whose owner died. */
   sweepMs: number;
-  /** Asynchronous requests one gateway runs at once (its own and taken-over ones). */
+  /** Asynchronous requests one gateway runs at once (its own and taken-over ones); one beyond waits queued. */
   maxBackgroundRuns: number;
   /** Finished requests are kept this long (at least 30 days). */
   retentionDays: number;
+  /** WEBHOOK_MAX_PENDING_PER_ACCOUNT: at this many deliveries waiting, a request with webhook_url is refused (429). */
+  maxPendingWebhooks: number;
 }
 
 export interface DurableDeps {
   repo: RequestsRepository;
-  webhooks: Pick<WebhooksRepository, "hasSecret">;
+  webhooks: Pick<WebhooksRepository, "hasSecret" | "pendingDeliveries">;
   /** Null when the webhook URL may be used; else the sentence saying why not (https, public addresses). */
   checkWebhookUrl(url: string): Promise<string | null>;
   ledger: MeteringLedger;
@@ -82,7 +85,12 @@ export function createDurableRequests(deps: DurableDeps) {
   let sweepTimer: NodeJS.Timeout | null = null;
   let purgeTimer: NodeJS.Timeout | null = null;
   let sweeping = false;
+  let sweepAgain = false;
   let closing = false;
+  // Fresh asynchronous requests between taking a slot and joining `background`: counted too,
+  // so that requests arriving together cannot all see the same free slot.
+  let starting = 0;
+  const slotFree = () => background.size + starting < config.maxBackgroundRuns;
   // Answers of keyless synchronous requests, stored before they are sent: grouped under load.
   const finished = createGroupWriter<{ request: FinishedRequest; response: FinishedResponse }>((items) => repo.recordFinishedMany(items), { maxBatch: 100, maxInFlight: 2 });
 
@@ -92,13 +100,24 @@ export function createDurableRequests(deps: DurableDeps) {
     return f;
   };
 
+  /** A slot for a fresh asynchronous request, given back when the serving scope ends (`using`). */
+  const takeSlot = (wanted: boolean): Disposable & { held: boolean } => {
+    const held = wanted && slotFree();
+    if (held) starting++;
+    return { held, [Symbol.dispose]: () => void (held && starting--) };
+  };
+
   const inBackground = (run: Promise<unknown>) => {
     const tracked: Promise<void> = run.then(
       () => undefined,
       () => undefined,
     );
     background.add(tracked);
-    void tracked.finally(() => background.delete(tracked));
+    void tracked.finally(() => {
+      background.delete(tracked);
+      // A slot is free: a queued request (this gateway's or another's) may start now.
+      void sweep();
+    });
   };
 
   /** Runs a request this process owns to its end: stores the answer (or forgets a failed sync one), queues its webhook. */
@@ -190,16 +209,23 @@ export function createDurableRequests(deps: DurableDeps) {
     return runOwned({ requestId: t.requestId, runId: randomUUID(), work, caller, receivedAt: deps.now(), ...reservation, mode, traceparent, log: runLog });
   }
 
-  /** Picks up asynchronous requests whose gateway died. */
+  /** Starts queued asynchronous requests and picks up those whose gateway died, while a slot is free. */
   async function sweep(): Promise<void> {
-    if (sweeping || closing) return;
+    if (closing) return;
+    if (sweeping) {
+      sweepAgain = true;
+      return;
+    }
     sweeping = true;
     try {
-      while (!closing && background.size < config.maxBackgroundRuns) {
-        const t = await repo.takeOverAbandonedAsync(owner, config.leaseMs, config.namespace);
-        if (!t) break;
-        inBackground(resumeAsync(t));
-      }
+      do {
+        sweepAgain = false;
+        while (!closing && slotFree()) {
+          const t = await repo.takeOverAbandonedAsync(owner, config.leaseMs, config.namespace);
+          if (!t) break;
+          inBackground(resumeAsync(t));
+        }
+      } while (sweepAgain && !closing);
     } catch (err) {
       log.warn({ err }, "looking for abandoned asynchronous requests failed; trying again");
     } finally {
@@ -209,7 +235,9 @@ export function createDurableRequests(deps: DurableDeps) {
 
   async function resumeAsync(t: TakenOver): Promise<void> {
     const runLog = log.child({ requestId: t.requestId, attempt: t.attempt });
-    runLog.warn({}, "taking over an asynchronous request whose gateway died");
+    // Attempt 1 is a queued request's first start (it was written as attempt 0).
+    if (t.attempt === 1) runLog.info({}, "starting a queued asynchronous request");
+    else runLog.warn({}, "taking over an asynchronous request whose gateway died");
     let work: DurableWork;
     try {
       if (t.attempt > MAX_ATTEMPTS) throw new Error(`interrupted ${MAX_ATTEMPTS} times`);
@@ -261,6 +289,11 @@ export function createDurableRequests(deps: DurableDeps) {
         return sendStored(reply, response, requestId, { replayed: false });
       }
 
+      // MAX_BACKGROUND_REQUESTS: an asynchronous request runs now only when this gateway has a
+      // free slot, held from here until it has joined `background` or was refused; else it is
+      // stored as queued and the sweep that finds a free slot (here or on another gateway) starts it.
+      using slot = takeSlot(work.async);
+      const queued = work.async && !slot.held;
       const fingerprint = fingerprintOf(operation, request.body);
       const acceptedBody = work.async
         ? JSON.stringify(
@@ -274,6 +307,7 @@ export function createDurableRequests(deps: DurableDeps) {
               progressTotal: work.total,
               error: null,
               webhook: work.webhookUrl !== undefined ? { id: "", url: work.webhookUrl, state: "pending", attempts: 0 } : null,
+              queued,
             }),
           )
         : undefined;
@@ -292,6 +326,7 @@ export function createDurableRequests(deps: DurableDeps) {
         reservationId: requestId,
         ...(work.async ? { requestBody: JSON.stringify(request.body), acceptedBody: acceptedBody! } : {}),
         ...(work.webhookUrl !== undefined ? { webhookUrl: work.webhookUrl } : {}),
+        ...(queued ? { queued: true } : {}),
       };
 
       // A key freed while we looked (its request was refused) is claimed again: at most twice.
@@ -310,7 +345,8 @@ export function createDurableRequests(deps: DurableDeps) {
       }
 
       if (work.async) {
-        return acceptAsync({
+        // Awaited, not returned: the slot is held until the run has joined `background`.
+        return await acceptAsync({
           reply,
           requestId,
           work,
@@ -320,9 +356,12 @@ export function createDurableRequests(deps: DurableDeps) {
           log: reqLog,
           abandon: () => repo.abandon(requestId, owner),
           start: (windowRemaining) =>
-            inBackground(
-              runOwned({ requestId, runId: requestId, work, caller, receivedAt: deps.now(), reservationId: requestId, alreadyReserved: { windowRemaining }, mode: "async", traceparent, log: reqLog }),
-            ),
+            queued
+              ? // Handed to the sweeps now; a failed release only delays it until the lease runs out.
+                void repo.release(requestId, owner).catch((err: unknown) => reqLog.warn({ err, requestId }, "releasing a queued request failed; it starts when its lease runs out"))
+              : inBackground(
+                  runOwned({ requestId, runId: requestId, work, caller, receivedAt: deps.now(), reservationId: requestId, alreadyReserved: { windowRemaining }, mode: "async", traceparent, log: reqLog }),
+                ),
         });
       }
       const response = await runOwned({ requestId, runId: requestId, work, caller, receivedAt: request.receivedAt, reservationId: requestId, mode: "sync", traceparent, log: reqLog });
@@ -360,6 +399,7 @@ export function createDurableRequests(deps: DurableDeps) {
     if (!(await deps.webhooks.hasSecret(accountId))) {
       throw new BodyValidationError("webhook_url needs a webhook signing secret, and this account has none yet: create one in the console (Webhooks), then send the request again.", "webhook_url");
     }
+    await refuseWhenPendingCapReached(deps.webhooks, accountId, config.maxPendingWebhooks, deps.now());
   }
 }
 

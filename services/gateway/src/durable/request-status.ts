@@ -4,7 +4,9 @@ import type { RequestView } from "@adrank/db/repositories";
 export const resultUrlOf = (requestId: string) => `/api/v1/requests/${requestId}`;
 
 /** The public status of a request (the 202 body, and GET while it runs or after it failed). */
-export function requestStatusOf(v: Pick<RequestView, "requestId" | "operation" | "state" | "createdAt" | "finishedAt" | "progressDone" | "progressTotal" | "error" | "webhook">): RequestStatus {
+export function requestStatusOf(
+  v: Pick<RequestView, "requestId" | "operation" | "state" | "createdAt" | "finishedAt" | "progressDone" | "progressTotal" | "error" | "webhook"> & Partial<Pick<RequestView, "queued">>,
+): RequestStatus {
   return {
     object: "request",
     request_id: v.requestId,
@@ -16,5 +18,7 @@ export function requestStatusOf(v: Pick<RequestView, "requestId" | "operation" |
     result_url: resultUrlOf(v.requestId),
     webhook: v.webhook ? { url: v.webhook.url, state: v.webhook.state, attempts: v.webhook.attempts } : null,
     error: v.error,
+    // Only while it waits: a running request's status reads as before.
+    ...(v.queued && v.state === "running" ? { queued: true as const } : {}),
   };
 }

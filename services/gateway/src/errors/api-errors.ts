@@ -10,6 +10,18 @@ export class UnauthenticatedError extends Error {
   }
 }
 
+/** A body larger than the limit that applied to this request (413), refused before it was read. */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+}
+
+/** 25 MiB, 16 KiB, or a count of bytes: how a size limit is named in a sentence. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
 /** The body is not JSON, or not sent as JSON (DESIGN: 400). */
 export class MalformedBodyError extends Error {
   override name = "MalformedBodyError";
@@ -51,7 +63,7 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/** The key's window (60 scoring evaluations, or 60 panels, per minute) is full (spec: 429). */
+/** The key's window (60 scoring evaluations, or 60 panels, per minute) or its account's (all keys together) is full (spec: 429). */
 export class RateLimitedError extends Error {
   override name = "RateLimitedError";
   /** Seconds to wait (DESIGN: integer seconds; also the Retry-After header). */
@@ -59,8 +71,9 @@ export class RateLimitedError extends Error {
   /** Unix epoch seconds when the window has room again. */
   readonly resetAt: number;
   readonly remaining: number;
-  constructor(retryAfter: number, resetAt: number, remaining: number, kind: UsageKind = "scoring", limit = 60) {
-    super(`Rate limit reached: this key may use ${units(limit, kind)} per minute. Retry after ${retryAfter} s.`);
+  constructor(retryAfter: number, resetAt: number, remaining: number, kind: UsageKind = "scoring", limit = 60, window: "key" | "account" = "key") {
+    const who = window === "account" ? "the keys of this account may together use" : "this key may use";
+    super(`Rate limit reached: ${who} ${units(limit, kind)} per minute. Retry after ${retryAfter} s.`);
     this.retryAfter = retryAfter;
     this.resetAt = resetAt;
     this.remaining = remaining;
@@ -106,10 +119,51 @@ export class OutcomeRequestNotFoundError extends Error {
   }
 }
 
+/**
+ * A free endpoint (outcomes, calibration) called more often than its window allows, or a
+ * report asked for while the account's previous one still runs (429). The sentence says which.
+ */
+export class TooManyCallsError extends Error {
+  override name = "TooManyCallsError";
+  /** Seconds to wait (also the Retry-After header). */
+  readonly retryAfter: number;
+  /** Unix epoch seconds when a call may succeed again. */
+  readonly resetAt: number;
+  constructor(message: string, retryAfter: number, resetAt: number) {
+    super(message);
+    this.retryAfter = retryAfter;
+    this.resetAt = resetAt;
+  }
+}
+
+/** GET /api/v1/calibration could not read and compute its report within its time limit (503). Nothing changed. */
+export class CalibrationUnavailableError extends Error {
+  override name = "CalibrationUnavailableError";
+  readonly retryAfter: number;
+  constructor(timeoutMs: number, retryAfter: number, options?: ErrorOptions) {
+    super(
+      `The calibration report did not finish within its limit of ${Math.round(timeoutMs / 1000)} s: the server is busy with other reports, or this one is large. Nothing changed. Retry after ${retryAfter} s, or narrow the report with ?metric= or ?goal=.`,
+      options,
+    );
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** GET /api/v1/requests/{id} of an unknown id, a malformed one, or another account's (404). */
 export class RequestNotFoundError extends Error {
   override name = "RequestNotFoundError";
   constructor(requestId: string) {
     super(`No request with id ${JSON.stringify(requestId.slice(0, 100))} exists for this account. Results are kept for 30 days.`);
+  }
+}
+
+/**
+ * Too many failed key checks from one client address in its window (429, mapped as every
+ * TooManyCallsError): refused before any key look-up, so guessing keys costs no query past the limit.
+ */
+export class TooManyFailedAuthenticationsError extends TooManyCallsError {
+  override name = "TooManyFailedAuthenticationsError";
+  constructor({ retryAfter, resetAt, limit, windowSeconds }: { retryAfter: number; resetAt: number; limit: number; windowSeconds: number }) {
+    super(`Too many requests with an invalid API key came from this address: ${limit} per ${windowSeconds} s are answered. Retry after ${retryAfter} s with a valid key.`, retryAfter, resetAt);
   }
 }

@@ -1,6 +1,8 @@
 import {
   AudienceNotFoundError,
+  BodyTooLargeError,
   BodyValidationError,
+  formatBytes,
   InsufficientCreditsError,
   MalformedBodyError,
   IdempotentRequestInProgressError,
@@ -8,6 +10,8 @@ import {
   OutcomeRequestNotFoundError,
   RateLimitedError,
   RequestNotFoundError,
+  TooManyCallsError,
+  CalibrationUnavailableError,
   UnauthenticatedError,
   VotersUnavailableError,
 } from "./api-errors.ts";
@@ -46,6 +50,10 @@ export function toHttpFailure(err: unknown, requestId: string, limits: { bodyLim
       { "Retry-After": String(err.retryAfter), "X-RateLimit-Remaining": String(err.remaining) },
     );
   }
+  if (err instanceof TooManyCallsError) return caller(429, { error: err.message, retryAfter: err.retryAfter, resetAt: err.resetAt }, { "Retry-After": String(err.retryAfter) });
+  if (err instanceof CalibrationUnavailableError) return { status: 503, body: { error: err.message }, headers: { "Retry-After": String(err.retryAfter) }, severity: "error" };
+  // Refused before a byte of the body was read (what is left is discarded: request-context.ts).
+  if (err instanceof BodyTooLargeError) return caller(413, { error: err.message });
   if (err instanceof VotersUnavailableError) return { status: 503, body: { error: err.message }, headers: { "Retry-After": "5" }, severity: "error" };
   if (err instanceof MeteringUnavailableError) return { status: 500, body: { error: err.message, request_id: requestId }, headers: {}, severity: "error" };
 
@@ -91,9 +99,4 @@ function fromFastifyError(err: unknown, bodyLimitBytes: number): { status: numbe
     return { status: statusCode, message: "The request could not be read." };
   }
   return null;
-}
-
-function formatBytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }

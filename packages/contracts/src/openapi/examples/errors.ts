@@ -3,7 +3,7 @@ import { CreateAudienceRequest } from "../../audiences/audiences.ts";
 import { CalibrationQuery } from "../../calibration/calibration.ts";
 import { validationError } from "../../errors/validation-error.ts";
 import type { ErrorResponse, RateLimitedResponse } from "../../errors/error-response.ts";
-import { RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
+import { OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
 import { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
 import { RankRequest } from "../../rank/rank-request.ts";
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem } from "../../requests/idempotency-key.ts";
@@ -133,6 +133,29 @@ export const recordOutcomesValidationExamples: Examples<ErrorBody> = {
       field: "outcomes[0].asset_id",
     },
   },
+  metricQuota: {
+    summary: `A ${OUTCOME_METRICS_PER_ACCOUNT + 1}st metric name`,
+    description: `An account records outcomes under at most ${OUTCOME_METRICS_PER_ACCOUNT} metric names. Waiting does not free a quota, so this is a 422, not a 429. Nothing of the batch was recorded.`,
+    value: {
+      error: `outcomes[0].metric "revenue" would be a new metric name, and this account already records ${OUTCOME_METRICS_PER_ACCOUNT} of the ${OUTCOME_METRICS_PER_ACCOUNT} it may have. Record it under an existing metric name. Nothing of the batch was recorded.`,
+      field: "outcomes[0].metric",
+    },
+  },
+  rowQuota: {
+    summary: "Outcomes beyond the account's quota",
+    description: `An account stores at most ${OUTCOMES_PER_ACCOUNT.toLocaleString("en-US")} outcomes. New values of outcomes already stored are still accepted. Nothing of the batch was recorded.`,
+    value: {
+      error: `This batch would add 3 outcomes to the 99,998 this account has stored, and an account may store at most ${OUTCOMES_PER_ACCOUNT.toLocaleString("en-US")}. Nothing of the batch was recorded; new values for outcomes already stored are still accepted.`,
+      field: "outcomes",
+    },
+  },
+};
+
+export const outcomesRateLimitedExamples: Examples<z.output<typeof RateLimitedResponse>> = {
+  example: {
+    summary: "Window full",
+    value: { error: "Rate limit reached: this account may record outcomes 60 times per minute. Retry after 21 s.", retryAfter: 21, resetAt: 1757838120 },
+  },
 };
 
 export const outcomeRequestNotFoundExamples: Examples<ErrorBody> = {
@@ -156,3 +179,19 @@ export const calibrationValidationExamples: Examples<ErrorBody> = {
     value: { error: 'Unknown query parameter "metrics"; GET /api/v1/calibration takes metric and goal.', field: "metrics" },
   },
 };
+
+export const calibrationRateLimitedExamples: Examples<z.output<typeof RateLimitedResponse>> = {
+  window: {
+    summary: "Window full",
+    value: { error: "Rate limit reached: this account may ask for 30 calibration reports per minute. Retry after 33 s.", retryAfter: 33, resetAt: 1757838120 },
+  },
+  oneAtATime: {
+    summary: "The account's previous report still runs",
+    description: "Reports of one account run one at a time, so that one account cannot crowd out the others' reports.",
+    value: { error: "A calibration report of this account is still being computed; one runs at a time. Retry after 10 s.", retryAfter: 10, resetAt: 1757838097 },
+  },
+};
+
+export const calibrationTimeoutExamples = one("The report took longer than its limit", {
+  error: "The calibration report did not finish within its limit of 10 s: the server is busy with other reports, or this one is large. Nothing changed. Retry after 5 s, or narrow the report with ?metric= or ?goal=.",
+});
