@@ -4,6 +4,7 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { newDeliveryId, requestsRepository, webhooksRepository, type RequestsRepository } from "@adrank/db/repositories";
+import { DEVELOPMENT_SECRETS_KEY, webhookSecretBox } from "@adrank/runtime";
 import { chromiumAvailable, launchChromium } from "../support/browser.ts";
 import { REPO_ROOT } from "../support/paths.ts";
 import { creative } from "../support/png.ts";
@@ -45,7 +46,14 @@ describe.skipIf(!HAS_CHROMIUM)("requests and webhooks in the account console", (
   const path = () => new URL(page.url()).pathname;
   const nav = (name: string) => page.getByRole("navigation", { name: "Console" }).getByRole("link", { name });
   const toast = (text: string | RegExp) => page.getByTestId("toast").filter({ hasText: text });
-  const storedSecret = () => stack.database.db.selectFrom("webhook_secrets").select(["secret", "previous_secret"]).where("account_id", "=", accountId).executeTakeFirst();
+  // Secrets are sealed at rest (bound to their account); opened here with the stack's development key.
+  const storedSecret = async () => {
+    const row = await stack.database.db.selectFrom("webhook_secrets").select(["secret", "previous_secret"]).where("account_id", "=", accountId).executeTakeFirst();
+    if (!row) return row;
+    expect(row.secret).toMatch(/^v1\./);
+    const box = webhookSecretBox(DEVELOPMENT_SECRETS_KEY);
+    return { secret: box.open(row.secret, accountId), previous_secret: row.previous_secret === null ? null : box.open(row.previous_secret, accountId) };
+  };
 
   /** An asynchronous request as a gateway starts it, under a lease this test holds. */
   const startAsync = async (total: number, webhookUrl?: string) => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhooksRepository } from "@adrank/db/repositories";
+import { DEVELOPMENT_SECRETS_KEY, webhookSecretBox } from "@adrank/runtime";
 import { verifyWebhookSignature } from "@adrank/sdk";
 import { makeSelfSignedCert, type TestCert } from "../../packages/images/test/support/self-signed-cert.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../services/gateway/test/webhooks/support/webhook-receiver.ts";
@@ -228,7 +229,8 @@ describe("durable requests: stored results, idempotency, asynchronous requests a
     beforeAll(async () => {
       receiver = await startWebhookReceiver(cert);
       account = await stack.createAccountDirect({ credits: 100 });
-      secret = await webhooksRepository(stack.database.db).rotateSecret(account.accountId);
+      // The test stack's gateway seals and opens secrets under the development key.
+      secret = await webhooksRepository(stack.database.db, webhookSecretBox(DEVELOPMENT_SECRETS_KEY)).rotateSecret(account.accountId);
     });
     afterAll(async () => receiver?.close());
 

@@ -4,12 +4,11 @@ import { CALIBRATION_MIN_OUTCOMES, CalibrationResponse } from "@adrank/contracts
 import { consoleLimitsRepository, outcomesRepository, type NewOutcome } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
 import { calibrationReport } from "@adrank/eval-stats";
-import { createLogger } from "@adrank/runtime";
+import { createLogger, createSecretBox, webhookSecretBox } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
 import { buildDashboard } from "../src/app.ts";
 import { createLimitCounters } from "../src/limit-counters.ts";
 import { CALIBRATION_POINTS_MAX } from "../src/routes/calibration.ts";
-import { createSecretBox } from "../src/secret-box.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
 
@@ -29,7 +28,8 @@ beforeAll(async () => {
     ledger: { grant: async () => ({ ok: true, value: { available: 0 } }) as never, balance: async () => ({ ok: true, value: { available: 0 } }) as never },
     ledgerStream: "LEDGER",
     logger: createLogger("dashboard-test", "silent"),
-    box: createSecretBox("x".repeat(40)),
+    box: createSecretBox("x".repeat(40), "playground-keys"),
+    webhookSecretBox: webhookSecretBox("k".repeat(40)),
     signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
     signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000 }),
     gatewayUrl: "http://127.0.0.1:9",

@@ -2,11 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { consoleLimitsRepository, newDeliveryId, requestsRepository, webhooksRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
-import { createLogger } from "@adrank/runtime";
+import { createLogger, createSecretBox, webhookSecretBox } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
 import { buildDashboard } from "../src/app.ts";
 import { createLimitCounters } from "../src/limit-counters.ts";
-import { createSecretBox } from "../src/secret-box.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
 
@@ -17,18 +16,21 @@ let database: TestDatabase;
 let app: FastifyInstance;
 let requests: ReturnType<typeof requestsRepository>;
 let webhooks: ReturnType<typeof webhooksRepository>;
+/** ADRANK_SECRETS_KEY's box, as the console and the gateway both make it. */
+const webhookBox = webhookSecretBox("k".repeat(40));
 
 beforeAll(async () => {
   database = await createTestDatabase("dashreq");
   requests = requestsRepository(database.db);
-  webhooks = webhooksRepository(database.db);
+  webhooks = webhooksRepository(database.db, webhookBox);
   const counters = createLimitCounters(consoleLimitsRepository(database.db));
   app = await buildDashboard({
     db: database.db,
     ledger: { grant: async () => ({ ok: true, value: { available: 0 } }) as never, balance: async () => ({ ok: true, value: { available: 0 } }) as never },
     ledgerStream: "LEDGER",
     logger: createLogger("dashboard-test", "silent"),
-    box: createSecretBox("x".repeat(40)),
+    box: createSecretBox("x".repeat(40), "playground-keys"),
+    webhookSecretBox: webhookBox,
     signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
     signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000 }),
     gatewayUrl: "http://127.0.0.1:9",
@@ -144,6 +146,12 @@ describe("webhook secret and deliveries", () => {
   });
 
   const stored = (accountId: string) => database.db.selectFrom("webhook_secrets").selectAll().where("account_id", "=", accountId).executeTakeFirstOrThrow();
+  /** The stored secret opened with the key the gateway shares; the row itself never holds it. */
+  const storedSecret = async (accountId: string) => {
+    const row = await stored(accountId);
+    expect(JSON.stringify(row)).not.toContain("whsec_");
+    return webhookBox.open(row.secret, accountId);
+  };
 
   it("creates the signing secret once, uncached, and afterwards shows only its dates", async () => {
     const user = await signUp("secret@example.com");
@@ -157,7 +165,7 @@ describe("webhook secret and deliveries", () => {
     expect(created.headers["cache-control"]).toBe("no-store");
     const { secret } = created.json<{ secret: string }>();
     expect(secret).toMatch(/^whsec_[\w-]{40,}$/);
-    expect((await stored(user.accountId)).secret).toBe(secret);
+    expect(await storedSecret(user.accountId)).toBe(secret);
     expect(created.json()).toMatchObject({ createdAt: expect.any(String), rotatedAt: null, previousValidUntil: null });
 
     const info = await user.call("GET", "/webhooks/secret");
@@ -165,7 +173,7 @@ describe("webhook secret and deliveries", () => {
     expect(info.json().secret).toMatchObject({ createdAt: expect.any(String), rotatedAt: null });
     // A second "Create" never replaces the secret a receiver may already hold.
     expect((await user.call("POST", "/webhooks/secret")).statusCode).toBe(409);
-    expect((await stored(user.accountId)).secret).toBe(secret);
+    expect(await storedSecret(user.accountId)).toBe(secret);
   });
 
   it("rotates: the new secret is current and shown once, the old one signs alongside for 24 hours", async () => {
@@ -177,9 +185,8 @@ describe("webhook secret and deliveries", () => {
     const fresh = rotated.json<{ secret: string; rotatedAt: string; previousValidUntil: string }>();
     expect(fresh.secret).toMatch(/^whsec_/);
     expect(fresh.secret).not.toBe(old);
-    const row = await stored(user.accountId);
-    expect(row.secret).toBe(fresh.secret);
-    expect(row.previous_secret).toBe(old);
+    expect(await storedSecret(user.accountId)).toBe(fresh.secret);
+    expect(webhookBox.open((await stored(user.accountId)).previous_secret!, user.accountId)).toBe(old);
     const graceMs = Date.parse(fresh.previousValidUntil) - Date.parse(fresh.rotatedAt);
     expect(graceMs).toBeGreaterThan(24 * 3_600_000 - 5_000);
     expect(graceMs).toBeLessThan(24 * 3_600_000 + 5_000);

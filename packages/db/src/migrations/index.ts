@@ -7,6 +7,8 @@ import * as consoleLimits from "./2026_11_24_20_console_limits.ts";
 import * as ledgerModelUsage from "./2026_11_25_10_ledger_model_usage.ts";
 import * as durableRequests from "./2026_11_26_10_durable_requests.ts";
 import * as outcomes from "./2026_11_27_10_outcomes.ts";
+import * as sealedWebhookSecrets from "./2026_11_28_20_sealed_webhook_secrets.ts";
+import * as fairWebhookClaims from "./2026_11_28_21_fair_webhook_claims.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -22,4 +24,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_25_10_ledger_model_usage": ledgerModelUsage,
   "2026_11_26_10_durable_requests": durableRequests,
   "2026_11_27_10_outcomes": outcomes,
+  "2026_11_28_20_sealed_webhook_secrets": sealedWebhookSecrets,
+  "2026_11_28_21_fair_webhook_claims": fairWebhookClaims,
 };

@@ -61,9 +61,13 @@ export interface ApiRequestImagesTable {
 
 export interface WebhookSecretsTable {
   account_id: string;
-  /** `whsec_…`; kept because the gateway signs with it (shown to the user once). */
+  /**
+   * The `whsec_…` secret sealed under ADRANK_SECRETS_KEY (`v1.…`, the account id
+   * authenticated with it); kept because the gateway signs with it (shown to the user once). A
+   * row from before migration 2026_11_28_20 holds the plain `whsec_…` until a gateway seals it.
+   */
   secret: string;
-  /** After a rotation the old secret also signs for a while, so receivers can switch over. */
+  /** After a rotation the old secret also signs for a while, so receivers can switch over. Sealed like `secret`. */
   previous_secret: Nullable<string>;
   previous_valid_until: Nullable<Date>;
   created_at: Generated<Date>;
@@ -85,6 +89,12 @@ export interface WebhookDeliveriesTable {
   delivered_at: Nullable<Date>;
 }
 
+/** When each account last had a delivery claimed: the claim serves the least recently served account first. */
+export interface WebhookAccountTurnsTable {
+  account_id: string;
+  served_at: Date;
+}
+
 export interface WebhookAttemptsTable {
   delivery_id: string;
   attempt: number;
@@ -102,6 +112,7 @@ export interface RequestTables {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_account_turns: WebhookAccountTurnsTable;
 }
 
 export type ApiRequestRow = Selectable<ApiRequestsTable>;

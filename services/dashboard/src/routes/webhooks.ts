@@ -22,7 +22,9 @@ const deliveryView = (d: DeliverySummary) => ({
 
 /**
  * The account's webhook signing secret and its deliveries. The secret leaves the server once,
- * in the answer that made it; afterwards only when it was made and rotated is shown.
+ * in the answer that made it; afterwards only when it was made and rotated is shown. It is
+ * stored sealed under ADRANK_SECRETS_KEY (repos.webhooks holds the box), which the gateway
+ * shares to sign deliveries with it.
  */
 export async function webhookRoutes(app: FastifyInstance, { repos }: { repos: Repos }) {
   app.addHook("preHandler", requireUser);

@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { envFlag, envInt } from "@adrank/runtime";
+import { envFlag, envInt, secretsKeySetting } from "@adrank/runtime";
 import type { WebhookSchedule } from "@adrank/request-records";
 
 const HOUR = 3_600_000;
+
+/** WEBHOOK_MAX_PENDING_PER_ACCOUNT's default: far above what a healthy receiver leaves waiting. */
+export const WEBHOOK_MAX_PENDING_DEFAULT = 1_000;
 
 /** Settings of webhook delivery, spread into GatewayEnv. */
 export const WebhookEnv = {
@@ -18,6 +21,22 @@ export const WebhookEnv = {
   WEBHOOK_RETRY_FOR_MS: envInt(26 * HOUR, 100, 7 * 24 * HOUR),
   /** Deliveries one gateway attempts at the same time. */
   WEBHOOK_CONCURRENCY: envInt(4, 1, 64),
+  /**
+   * Attempts of one account in flight at once, across all gateways: an account whose receiver
+   * never answers holds at most this many slots, each for at most WEBHOOK_TIMEOUT_MS.
+   */
+  WEBHOOK_ACCOUNT_CONCURRENCY: envInt(2, 1, 64),
+  /**
+   * Deliveries one account may have waiting (pending, or still to come from its running
+   * asynchronous requests). At the cap a new asynchronous request with a webhook_url is
+   * refused with 429 before any work or charge.
+   */
+  WEBHOOK_MAX_PENDING_PER_ACCOUNT: envInt(WEBHOOK_MAX_PENDING_DEFAULT, 1, 1_000_000),
+  /**
+   * Opens the sealed signing secrets (the console seals them under the same key). Required in
+   * production; a public development key is used otherwise.
+   */
+  ADRANK_SECRETS_KEY: secretsKeySetting,
   /** Test-only: lets webhooks go to 127.0.0.1/::1 (the tests' local HTTPS receivers). */
   WEBHOOK_ALLOW_LOOPBACK: envFlag,
   /** Test-only: a PEM file of an extra CA trusted for webhook receivers (the tests' receivers'). */

@@ -3,7 +3,7 @@ import type { ClaimedDelivery, WebhooksRepository } from "@adrank/db/repositorie
 import type { HostResolver } from "@adrank/images";
 import { nextAttemptAt } from "@adrank/request-records";
 import { webhookSchedule, type WebhookConfig } from "./config.ts";
-import { deliverWebhook, type WebhookEvent } from "./deliver.ts";
+import { deliverWebhook, type DeliveryOutcome, type WebhookEvent } from "./deliver.ts";
 
 /** What the worker logs through (a pino logger fits). Never given a secret or a body. */
 export interface DeliveryLog {
@@ -13,7 +13,7 @@ export interface DeliveryLog {
 }
 
 export interface WebhookDeliveryDeps {
-  repo: Pick<WebhooksRepository, "claimDue" | "recordAttempt">;
+  repo: Pick<WebhooksRepository, "claimDue" | "recordAttempt" | "sealPlainSecrets">;
   log: DeliveryLog;
   config: WebhookConfig;
   /** DNS; the system resolver unless a test injects one. */
@@ -34,6 +34,9 @@ export interface WebhookDelivery {
  * before another gateway may claim the delivery again.
  */
 const LEASE_MARGIN_MS = 15_000;
+
+/** What the console shows for an attempt that could not be signed; the operators' log says why. */
+const UNSIGNABLE = "not sent: the signing secret could not be read on our side; it is retried";
 
 /** A failed asynchronous request's stored body is its RequestStatus; anything else is a result. */
 function eventOf(body: string): WebhookEvent {
@@ -61,10 +64,13 @@ function hostOf(url: string): string {
  * Delivers webhooks: every WEBHOOK_POLL_MS it claims due deliveries (each under a lease, so
  * gateways sharing the database never attempt one twice at once), up to WEBHOOK_CONCURRENCY at a
  * time, and records each attempt with when the next one runs (the retry schedule) or that the
- * delivery is over. A database error is logged and the loop goes on.
+ * delivery is over. Accounts take turns (least recently served first) and one account has at
+ * most WEBHOOK_ACCOUNT_CONCURRENCY attempts in flight, so a backlog to a receiver that never
+ * answers delays only its own account. At start it seals signing secrets still stored in
+ * plain text. A database error is logged and the loop goes on.
  *
  * @example
- * const webhooks = startWebhookDelivery({ repo: webhooksRepository(db), log: logger, config });
+ * const webhooks = startWebhookDelivery({ repo: webhooksRepository(db, webhookSecretBox(key)), log: logger, config });
  * await webhooks.stop();
  */
 export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery {
@@ -86,10 +92,16 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
   async function attempt(d: ClaimedDelivery): Promise<void> {
     const number = d.attempts + 1;
     const attemptedAt = new Date(now());
-    const outcome = await deliverWebhook(
-      { url: d.url, body: d.body, secrets: d.secrets, event: eventOf(d.body), requestId: d.requestId, deliveryId: d.id, attempt: number },
-      { timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, lookup: deps.lookup, ca, now },
-    );
+    let outcome: DeliveryOutcome;
+    if (d.secrets.length === 0) {
+      log.error({ deliveryId: d.id, accountId: d.accountId }, "a webhook signing secret does not open: ADRANK_SECRETS_KEY must be the same for the gateway and the console; the delivery is retried");
+      outcome = { delivered: false, status: null, error: UNSIGNABLE, durationMs: 0 };
+    } else {
+      outcome = await deliverWebhook(
+        { url: d.url, body: d.body, secrets: d.secrets, event: eventOf(d.body), requestId: d.requestId, deliveryId: d.id, attempt: number },
+        { timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK, lookup: deps.lookup, ca, now },
+      );
+    }
     const next = outcome.delivered ? null : nextAttemptAt(d.createdAt.getTime(), now(), number, schedule, random());
     const fields = { deliveryId: d.id, requestId: d.requestId, host: hostOf(d.url), attempt: number, status: outcome.status, durationMs: outcome.durationMs };
     try {
@@ -105,7 +117,7 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
 
   async function fill(): Promise<void> {
     while (!stopped && inFlight.size < config.WEBHOOK_CONCURRENCY) {
-      const claimed = await repo.claimDue(leaseMs);
+      const claimed = await repo.claimDue({ leaseMs, perAccount: config.WEBHOOK_ACCOUNT_CONCURRENCY });
       if (!claimed) return;
       const running: Promise<void> = attempt(claimed).finally(() => {
         inFlight.delete(running);
@@ -117,6 +129,13 @@ export function startWebhookDelivery(deps: WebhookDeliveryDeps): WebhookDelivery
   }
 
   const loop = (async () => {
+    try {
+      const sealed = await repo.sealPlainSecrets();
+      if (sealed > 0) log.info({ sealed }, "sealed webhook signing secrets stored in plain text");
+    } catch (err) {
+      // Signing still works: a plain secret is sealed when a delivery reads it.
+      log.error({ err }, "sealing the plain webhook signing secrets failed; each is sealed when a delivery uses it");
+    }
     while (!stopped) {
       try {
         await fill();

@@ -7,14 +7,18 @@ import { z } from "zod";
 import { createDb } from "@adrank/db";
 import { newDeliveryId, requestsRepository, webhooksRepository, type DeliverySummary, type WebhooksRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
-import { loadConfig } from "@adrank/runtime";
+import { loadConfig, webhookSecretBox } from "@adrank/runtime";
 import { verifyWebhookSignature } from "@adrank/sdk";
 import { WebhookEnv } from "../../src/webhooks/config.ts";
 import { startWebhookDelivery, type DeliveryLog, type WebhookDelivery, type WebhookDeliveryDeps } from "../../src/webhooks/delivery-worker.ts";
 import { makeSelfSignedCert, type TestCert } from "../../../../packages/images/test/support/self-signed-cert.ts";
+import { startBlackHole } from "./support/black-hole.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver.ts";
 
 let tdb: TestDatabase;
+const box = webhookSecretBox("k".repeat(40));
+/** The repository as the gateway makes it: secrets sealed under its ADRANK_SECRETS_KEY. */
+const repoOf = (db: TestDatabase["db"]) => webhooksRepository(db, box);
 let cert: TestCert;
 let dir: string;
 let caFile: string;
@@ -48,7 +52,7 @@ function config(env: Record<string, string> = {}) {
 
 function start(deps: Partial<WebhookDeliveryDeps> & { env?: Record<string, string> } = {}): WebhookDelivery {
   const { env, ...rest } = deps;
-  const worker = startWebhookDelivery({ repo: webhooksRepository(tdb.db), log: recordingLog(), config: config(env), ...rest });
+  const worker = startWebhookDelivery({ repo: repoOf(tdb.db), log: recordingLog(), config: config(env), ...rest });
   open.workers.push(worker);
   return worker;
 }
@@ -62,7 +66,7 @@ async function receiver(port = 0): Promise<WebhookReceiver> {
 /** A new account with a webhook secret. */
 async function account(): Promise<{ accountId: string; secret: string }> {
   const accountId = `acct_${randomUUID().slice(0, 8)}`;
-  return { accountId, secret: await webhooksRepository(tdb.db).rotateSecret(accountId) };
+  return { accountId, secret: await repoOf(tdb.db).rotateSecret(accountId) };
 }
 
 /** An asynchronous request that ran and finished, its webhook delivery queued as the gateway queues it. */
@@ -87,7 +91,7 @@ async function finishedRequest(accountId: string, url: string, end?: { state: "f
 }
 
 async function delivery(accountId: string, deliveryId: string): Promise<DeliverySummary> {
-  const all = await webhooksRepository(tdb.db).listForAccount(accountId, { limit: 100 });
+  const all = await repoOf(tdb.db).listForAccount(accountId, { limit: 100 });
   const found = all.find((d) => d.id === deliveryId);
   if (!found) throw new Error(`no delivery ${deliveryId}`);
   return found;
@@ -235,7 +239,7 @@ describe("startWebhookDelivery", () => {
 
   it("signs with both the new and the rotated-out secret while the old one is valid", async () => {
     const { accountId, secret: old } = await account();
-    const current = await webhooksRepository(tdb.db).rotateSecret(accountId);
+    const current = await repoOf(tdb.db).rotateSecret(accountId);
     const hooks = await receiver();
     const { deliveryId } = await finishedRequest(accountId, hooks.url());
     start();
@@ -280,7 +284,7 @@ describe("startWebhookDelivery", () => {
     const otherGateway = createDb({ connectionString: tdb.connectionString, schema: tdb.schema, max: 5 });
     try {
       start();
-      start({ repo: webhooksRepository(otherGateway) });
+      start({ repo: repoOf(otherGateway) });
       for (const m of made) await settled(accountId, m.deliveryId, "delivered");
       await new Promise((r) => setTimeout(r, 200));
       const ids = hooks.received.map((h) => h.headers["adrank-delivery-id"]);
@@ -296,11 +300,12 @@ describe("startWebhookDelivery", () => {
     const { accountId } = await account();
     const hooks = await receiver();
     const { deliveryId } = await finishedRequest(accountId, hooks.url());
-    const real = webhooksRepository(tdb.db);
+    const real = repoOf(tdb.db);
     let failures = 2;
-    const flaky: Pick<WebhooksRepository, "claimDue" | "recordAttempt"> = {
-      claimDue: (leaseMs) => (failures-- > 0 ? Promise.reject(new Error("connection terminated unexpectedly")) : real.claimDue(leaseMs)),
+    const flaky: Pick<WebhooksRepository, "claimDue" | "recordAttempt" | "sealPlainSecrets"> = {
+      claimDue: (opts) => (failures-- > 0 ? Promise.reject(new Error("connection terminated unexpectedly")) : real.claimDue(opts)),
       recordAttempt: (id, a) => real.recordAttempt(id, a),
+      sealPlainSecrets: () => real.sealPlainSecrets(),
     };
     const log = recordingLog();
     start({ repo: flaky, log });
@@ -321,5 +326,63 @@ describe("startWebhookDelivery", () => {
     await until("the receiver to get the delivery", async () => hooks.received.length === 1);
     await worker.stop();
     expect(await delivery(accountId, deliveryId)).toMatchObject({ state: "delivered", attempts: 1 });
+  });
+
+  it("gives an account whose receiver never answers at most WEBHOOK_ACCOUNT_CONCURRENCY slots, each for WEBHOOK_TIMEOUT_MS; another account's delivery goes out meanwhile", async () => {
+    const hole = await startBlackHole();
+    try {
+      const stuck = await account();
+      const backlog: { deliveryId: string }[] = [];
+      for (let i = 0; i < 8; i++) backlog.push(await finishedRequest(stuck.accountId, hole.url));
+      const other = await account();
+      const hooks = await receiver();
+      const { deliveryId } = await finishedRequest(other.accountId, hooks.url());
+      const started = Date.now();
+      start({ env: { WEBHOOK_TIMEOUT_MS: "1500", WEBHOOK_CONCURRENCY: "4", WEBHOOK_ACCOUNT_CONCURRENCY: "2", WEBHOOK_RETRY_BASE_MS: "60000", WEBHOOK_RETRY_MAX_DELAY_MS: "60000", WEBHOOK_RETRY_FOR_MS: "600000" } });
+      await settled(other.accountId, deliveryId, "delivered");
+      const waited = Date.now() - started;
+      console.log(`worker: the other account's delivery arrived after ${waited} ms beside a backlog of 8 to a black hole`);
+      // Before its first timed-out attempt could free a slot.
+      expect(waited).toBeLessThan(1_500);
+      const firstAttempt = await until("an attempt to the black hole", async () => {
+        const d = await delivery(stuck.accountId, backlog[0]!.deliveryId);
+        return d.history[0];
+      });
+      expect(firstAttempt).toMatchObject({ status: null, error: "timed out after 1.5 s" });
+      expect(firstAttempt.durationMs).toBeLessThan(2_500);
+      expect(hole.mostOpen()).toBe(2);
+    } finally {
+      await Promise.all(open.workers.splice(0).map((w) => w.stop()));
+      await hole.close();
+    }
+  });
+
+  it("seals the signing secrets stored in plain text when it starts", async () => {
+    const accountId = `acct_${randomUUID().slice(0, 8)}`;
+    await tdb.db.insertInto("webhook_secrets").values({ account_id: accountId, secret: "whsec_plainBeforeSealing" }).execute();
+    const log = recordingLog();
+    start({ log });
+    const row = await until("the row sealed", async () => {
+      const r = await tdb.db.selectFrom("webhook_secrets").select("secret").where("account_id", "=", accountId).executeTakeFirstOrThrow();
+      return r.secret.startsWith("v1.") ? r : null;
+    });
+    expect(box.open(row.secret, accountId)).toBe("whsec_plainBeforeSealing");
+    expect(log.lines).toContainEqual(expect.objectContaining({ message: "sealed webhook signing secrets stored in plain text" }));
+  });
+
+  it("sends nothing when the secret does not open (another ADRANK_SECRETS_KEY), says so to the operators, and retries", async () => {
+    const accountId = `acct_${randomUUID().slice(0, 8)}`;
+    await webhooksRepository(tdb.db, webhookSecretBox("o".repeat(40))).rotateSecret(accountId);
+    const hooks = await receiver();
+    const { deliveryId } = await finishedRequest(accountId, hooks.url());
+    const log = recordingLog();
+    start({ log, env: { WEBHOOK_RETRY_BASE_MS: "60000", WEBHOOK_RETRY_MAX_DELAY_MS: "60000", WEBHOOK_RETRY_FOR_MS: "600000" } });
+    const d = await until("the first attempt", async () => {
+      const found = await delivery(accountId, deliveryId);
+      return found.attempts >= 1 ? found : null;
+    });
+    expect(d).toMatchObject({ state: "pending", lastStatus: null, lastError: expect.stringMatching(/signing secret could not be read/) });
+    expect(hooks.connections()).toBe(0);
+    expect(log.lines).toContainEqual(expect.objectContaining({ level: "error", message: expect.stringMatching(/ADRANK_SECRETS_KEY must be the same/) }));
   });
 });
