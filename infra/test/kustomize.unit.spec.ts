@@ -32,6 +32,16 @@ const workloads = (overlay: Overlay): Array<{ name: string; pod: IPodSpec }> => 
 ];
 const allContainers = (pod: IPodSpec) => [...(pod.initContainers ?? []), ...pod.containers];
 
+const DATABASE_SECRET = "adrank-database";
+/**
+ * The keys of the database Secret a container reads: "*" when it takes the whole Secret
+ * (envFrom), else each secretKeyRef's key, as `VARIABLE=KEY`.
+ */
+const databaseKeys = (c: IContainer): string[] => [
+  ...(c.envFrom ?? []).filter((e) => e.secretRef?.name === DATABASE_SECRET).map(() => "*"),
+  ...(c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef?.name === DATABASE_SECRET).map((e) => `${e.name}=${e.valueFrom!.secretKeyRef!.key}`),
+];
+
 const MIGRATE_IMAGE = /(^|\/)(adrank\/)?migrate:/;
 const command = (c: IContainer) => [...(c.command ?? []), ...(c.args ?? [])];
 /** A container that would apply migrations: the migrate image as built (its CMD migrates), or migrate-cli without --check. */
@@ -142,7 +152,8 @@ describe.each(overlays)("overlay %s", (overlay) => {
     // The image's own command (node packages/db/src/migrate-cli.ts) migrates.
     expect(command(migrate!)).toEqual([]);
     expect(runsMigrations(migrate!)).toBe(true);
-    expect(migrate!.envFrom).toEqual([{ secretRef: { name: "adrank-database" } }]);
+    // The owner of the tables, the one role that runs DDL.
+    expect(databaseKeys(migrate!)).toEqual(["DATABASE_URL=DATABASE_URL"]);
     expect(job.spec!.backoffLimit).toBeGreaterThan(0);
     expect(job.spec!.backoffLimit).toBeLessThanOrEqual(6);
     expect(job.spec!.ttlSecondsAfterFinished).toBeGreaterThanOrEqual(600);
@@ -159,7 +170,7 @@ describe.each(overlays)("overlay %s", (overlay) => {
   });
 
   test("every Deployment that uses the database waits for the migrate Job: its own image checks the schema first", () => {
-    const usesDatabase = deployments(overlay).filter((d) => d.spec!.template.spec!.containers.some((c) => (c.envFrom ?? []).some((e) => e.secretRef?.name === "adrank-database")));
+    const usesDatabase = deployments(overlay).filter((d) => d.spec!.template.spec!.containers.some((c) => databaseKeys(c).length > 0));
     expect(usesDatabase.map((d) => d.metadata!.name).sort()).toEqual(["dashboard", "gateway", "ledger"]);
     for (const d of usesDatabase) {
       const pod = d.spec!.template.spec!;
@@ -168,11 +179,22 @@ describe.each(overlays)("overlay %s", (overlay) => {
       expect(others, name).toEqual([]);
       expect(wait?.image, name).toBe(pod.containers[0]!.image);
       expect(command(wait!), name).toEqual(["node", "packages/db/src/migrate-cli.ts", "--check", "--wait", expect.stringMatching(/^\d+$/)]);
-      expect(wait!.envFrom, name).toEqual([{ secretRef: { name: "adrank-database" } }]);
+      // The check signs in as the service does.
+      expect(databaseKeys(wait!), name).toEqual(databaseKeys(pod.containers[0]!));
     }
   });
 
-  test("only gateway and dashboard pods accept traffic from anywhere; everything else is denied by default", () => {
+  test("only the migrate Job gets the owner's DATABASE_URL: every other container its own service's role, and none the whole Secret", () => {
+    const readers = workloads(overlay).flatMap(({ name, pod }) => allContainers(pod).flatMap((c) => databaseKeys(c).map((k) => `${name}/${c.name} ${k}`)));
+    expect(readers.sort()).toEqual(
+      [
+        "Job/migrate/migrate DATABASE_URL=DATABASE_URL",
+        ...["dashboard", "gateway", "ledger"].flatMap((s) => [`Deployment/${s}/${s}`, `Deployment/${s}/wait-for-schema`].map((c) => `${c} DATABASE_URL=${s.toUpperCase()}_DATABASE_URL`)),
+      ].sort(),
+    );
+  });
+
+  test("only gateway pods accept traffic from anywhere, the console only from the ingress controller; everything else is denied by default", () => {
     const policies = byKind<INetworkPolicy>(rendered[overlay], "NetworkPolicy");
     const isIngress = (p: INetworkPolicy) => (p.spec!.policyTypes ?? ["Ingress"]).includes("Ingress");
     const defaultDeny = policies.filter((p) => isIngress(p) && Object.keys(p.spec!.podSelector ?? {}).length === 0 && (p.spec!.ingress ?? []).length === 0);
@@ -199,9 +221,53 @@ describe.each(overlays)("overlay %s", (overlay) => {
       .filter((d) => openPolicies.some((p) => selects(p.spec!.podSelector as LabelSelector, podLabels(d))))
       .map((d) => d.metadata!.name)
       .sort();
-    expect(reachable).toEqual(deployedServices.filter((s) => s.public).map((s) => s.name).sort());
+    expect(reachable).toEqual(["gateway"]);
     // Services exist for exactly the public entry points.
-    expect(byKind(rendered[overlay], "Service").map((s) => s.metadata.name).sort()).toEqual(reachable);
+    expect(byKind(rendered[overlay], "Service").map((s) => s.metadata.name).sort()).toEqual(deployedServices.filter((s) => s.public).map((s) => s.name).sort());
+    // The console: one rule, from the ingress controller's pods in its namespace, to its port.
+    const dashboard = named<IDeployment>(rendered[overlay], "Deployment", "dashboard");
+    const consoleRules = policies.filter((p) => isIngress(p) && selects(p.spec!.podSelector as LabelSelector, podLabels(dashboard))).flatMap((p) => p.spec!.ingress ?? []);
+    expect(consoleRules.filter((r) => r.ports?.some((port) => port.port === 8090))).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } }, podSelector: { matchLabels: { "app.kubernetes.io/name": "ingress-nginx" } } }],
+        ports: [{ protocol: "TCP", port: 8090 }],
+      },
+    ]);
+  });
+
+  test("the gateway's egress reaches the internet but no private, shared, link-local or loopback address; in the cluster only DNS, NATS, Postgres and the collector", () => {
+    const gateway = named<IDeployment>(rendered[overlay], "Deployment", "gateway");
+    const egress = byKind<INetworkPolicy>(rendered[overlay], "NetworkPolicy").filter((p) => (p.spec!.policyTypes ?? []).includes("Egress") && selects(p.spec!.podSelector as LabelSelector, podLabels(gateway)));
+    expect(egress).toHaveLength(1);
+    const rules = egress[0]!.spec!.egress ?? [];
+    const blocks = rules.flatMap((r) => (r.to ?? []).flatMap((peer) => (peer.ipBlock ? [peer.ipBlock] : [])));
+    expect(blocks.map((b) => b.cidr).sort()).toEqual(["0.0.0.0/0", "::/0"]);
+    const excluded = blocks.flatMap((b) => b.except ?? []);
+    expect(excluded).toEqual(expect.arrayContaining(["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8", "fc00::/7", "fe80::/10", "::1/128"]));
+    // Every other rule names its peers and its ports.
+    const inCluster = rules.filter((r) => (r.to ?? []).every((peer) => !peer.ipBlock));
+    for (const rule of inCluster) {
+      expect(rule.to?.length, JSON.stringify(rule)).toBeGreaterThan(0);
+      expect(rule.to!.every((peer) => peer.podSelector || peer.namespaceSelector?.matchLabels), JSON.stringify(rule)).toBe(true);
+      expect(rule.ports?.length, JSON.stringify(rule)).toBeGreaterThan(0);
+    }
+    expect(inCluster.flatMap((r) => (r.ports ?? []).map((p) => `${p.protocol}/${p.port}`)).sort()).toEqual(["TCP/4222", "TCP/4317", "TCP/4318", "TCP/53", "TCP/5432", "UDP/53"]);
+  });
+
+  test("every service signs in to NATS as its own user over TLS, its password from Secret adrank-nats, checking the CA of adrank-nats-ca", () => {
+    const config = byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"))!;
+    for (const d of deployments(overlay)) {
+      const name = d.metadata!.name!;
+      const pod = d.spec!.template.spec!;
+      const container = pod.containers[0]!;
+      expect(container.env?.find((e) => e.name === "NATS_USER")?.value, name).toBe(name);
+      expect(container.env?.find((e) => e.name === "NATS_PASSWORD")?.valueFrom?.secretKeyRef, name).toEqual({ name: "adrank-nats", key: name });
+      const mount = container.volumeMounts?.find((m) => config.data!.NATS_TLS_CA!.startsWith(`${m.mountPath}/`));
+      expect(mount?.readOnly, name).toBe(true);
+      expect(pod.volumes?.find((v) => v.name === mount!.name)?.secret, name).toEqual({ secretName: "adrank-nats-ca", items: [{ key: "ca.crt", path: config.data!.NATS_TLS_CA!.slice(mount!.mountPath.length + 1) }] });
+    }
+    // The migrate Job never connects to NATS.
+    for (const c of allContainers(jobs(overlay)[0]!.spec!.template.spec!)) expect(c.env?.some((e) => e.name.startsWith("NATS_")) ?? false).toBe(false);
   });
 
   test("one Ingress sends /api and /docs to the gateway and everything else to the console, over TLS", () => {
@@ -244,28 +310,33 @@ describe.each(overlays)("overlay %s", (overlay) => {
     }
   });
 
-  test("the ConfigMap points at the NATS Helm release", () => {
+  test("the ConfigMap points at the NATS Helm release, over TLS", () => {
     const config = byKind<IConfigMap>(rendered[overlay], "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"));
-    expect(config?.data?.NATS_URL).toBe("nats://nats.nats.svc.cluster.local:4222");
+    expect(config?.data?.NATS_URL).toBe("tls://nats.nats.svc.cluster.local:4222");
+    expect(config?.data?.NATS_TLS_CA).toMatch(/^\/etc\/adrank\/nats-ca\/ca\.crt$/);
     expect(config?.data?.ADRANK_NAMESPACE).toBe("");
   });
 });
 
 describe("configuration and secrets", () => {
   // Production keeps credentials out of the repository; dev generates the provider keys (empty: sim models).
-  const external: Record<Overlay, string[]> = { dev: ["adrank-database", "adrank-dashboard"], prod: ["adrank-database", "adrank-provider-keys", "adrank-dashboard"] };
+  const external: Record<Overlay, string[]> = {
+    dev: ["adrank-database", "adrank-dashboard", "adrank-nats", "adrank-nats-ca"],
+    prod: ["adrank-database", "adrank-provider-keys", "adrank-dashboard", "adrank-nats", "adrank-nats-ca"],
+  };
 
   test.each(overlays)("%s: every ConfigMap and Secret a pod reads is rendered, or is one of the documented external Secrets", (overlay) => {
     const present = new Set(rendered[overlay].filter((o) => o.kind === "ConfigMap" || o.kind === "Secret").map((o) => `${o.kind}/${o.metadata.name}`));
     const referenced = new Set(
-      workloads(overlay).flatMap(({ pod }) =>
-        allContainers(pod).flatMap((c) =>
+      workloads(overlay).flatMap(({ pod }) => [
+        ...(pod.volumes ?? []).flatMap((v) => (v.secret?.secretName ? [`Secret/${v.secret.secretName}`] : [])),
+        ...allContainers(pod).flatMap((c) =>
           [
             ...(c.envFrom ?? []).map((e) => (e.configMapRef ? `ConfigMap/${e.configMapRef.name}` : `Secret/${e.secretRef!.name}`)),
             ...(c.env ?? []).flatMap((e) => (e.valueFrom?.secretKeyRef ? [`Secret/${e.valueFrom.secretKeyRef.name}`] : [])),
           ],
         ),
-      ),
+      ]),
     );
     const missing = [...referenced].filter((r) => !present.has(r)).sort();
     expect(missing).toEqual(external[overlay].map((s) => `Secret/${s}`).sort());
@@ -351,10 +422,25 @@ describe("account console settings", () => {
   });
 });
 
+describe("gateway settings", () => {
+  const gatewayEnv = (overlay: Overlay) => Object.fromEntries((named<IDeployment>(rendered[overlay], "Deployment", "gateway").spec!.template.spec!.containers[0]!.env ?? []).map((e) => [e.name, e.value]));
+
+  // Without it every caller behind the ingress shares the ingress's address, and 20 made-up
+  // keys from anyone would refuse everyone's requests with 429 for a minute.
+  test.each(overlays)("%s: the gateway counts failed authentications per client, trusting one proxy hop", (overlay) => {
+    expect(gatewayEnv(overlay).GATEWAY_TRUST_PROXY).toBe("1");
+  });
+});
+
 describe("CloudNativePG example", () => {
   // No schema of the CNPG CRD ships in a package here: the fields adrank relies on are checked.
   const [cluster, ...rest] = parseYamlStream(readFileSync(fromRoot("infra/k8s/examples/cloudnativepg.yaml"), "utf8")) as (K8sObject & {
-    spec: { instances: number; bootstrap: { initdb: { database: string; owner: string } }; storage: { size: string } };
+    spec: {
+      instances: number;
+      bootstrap: { initdb: { database: string; owner: string } };
+      storage: { size: string };
+      managed: { roles: Array<{ name: string; login: boolean; inRoles?: string[]; passwordSecret?: { name: string } }> };
+    };
   })[];
 
   test("is one highly available Cluster with the adrank database", () => {
@@ -362,6 +448,57 @@ describe("CloudNativePG example", () => {
     expect(cluster).toMatchObject({ apiVersion: "postgresql.cnpg.io/v1", kind: "Cluster", spec: { bootstrap: { initdb: { database: "adrank", owner: "adrank" } } } });
     expect(cluster!.spec.instances).toBeGreaterThanOrEqual(3);
     expect(cluster!.spec.storage.size).toMatch(/^\d+(Gi|Ti)$/);
+  });
+
+  test("makes each service's group role (NOLOGIN) and a login role in it: the owner may not create roles", () => {
+    const roles = cluster!.spec.managed.roles;
+    for (const service of ["gateway", "ledger", "dashboard", "admin"]) {
+      expect(roles, service).toContainEqual(expect.objectContaining({ name: `adrank_${service}`, login: false }));
+      expect(roles, service).toContainEqual(expect.objectContaining({ name: `adrank_${service}_login`, login: true, inRoles: [`adrank_${service}`], passwordSecret: { name: `adrank-pg-${service}` } }));
+    }
+    expect(roles.filter((r) => r.login).every((r) => r.name !== cluster!.spec.bootstrap.initdb.owner)).toBe(true);
+  });
+});
+
+describe("NATS TLS and the NATS namespace's network policies", () => {
+  const policies = parseYamlStream(readFileSync(fromRoot("infra/helm/nats-network-policies.yaml"), "utf8")) as Array<K8sObject & INetworkPolicy>;
+  // The chart's labels of a NATS server pod (release `nats`) and of nats-box.
+  const server = { "app.kubernetes.io/name": "nats", "app.kubernetes.io/instance": "nats", "app.kubernetes.io/component": "nats" };
+  const rulesFor = (port: number) => policies.filter((p) => selects(p.spec!.podSelector as LabelSelector, server)).flatMap((p) => (p.spec!.ingress ?? []).filter((r) => r.ports?.some((rp) => rp.port === port)));
+  const peers = (port: number) => rulesFor(port).flatMap((r) => r.from ?? [{}]);
+
+  test("validate against the Kubernetes schema, with a default deny", () => {
+    expect(policies.flatMap((p) => schemaErrors(p))).toEqual([]);
+    expect(policies.filter((p) => Object.keys(p.spec!.podSelector ?? {}).length === 0 && (p.spec!.ingress ?? []).length === 0)).toHaveLength(1);
+  });
+
+  test("clients reach NATS only from adrank's pods in the overlays' namespaces, and from nats-box", () => {
+    const namespaces = overlays.map((o) => (parse(readFileSync(fromRoot(`infra/k8s/overlays/${o}/kustomization.yaml`), "utf8")) as { namespace: string }).namespace).sort();
+    expect(peers(4222)).toEqual([
+      {
+        namespaceSelector: { matchExpressions: [{ key: "kubernetes.io/metadata.name", operator: "In", values: namespaces }] },
+        podSelector: { matchLabels: { "app.kubernetes.io/part-of": "adrank" } },
+      },
+      { podSelector: { matchLabels: { "app.kubernetes.io/name": "nats", "app.kubernetes.io/component": "nats-box" } } },
+    ]);
+    // Every adrank pod carries the label the policy selects.
+    for (const overlay of overlays) for (const d of deployments(overlay)) expect(podLabels(d)["app.kubernetes.io/part-of"], d.metadata!.name).toBe("adrank");
+  });
+
+  test("servers reach each other's cluster port; monitoring serves KEDA and Prometheus only", () => {
+    expect(peers(6222)).toEqual([{ podSelector: { matchLabels: { "app.kubernetes.io/name": "nats", "app.kubernetes.io/component": "nats" } } }]);
+    expect(peers(8222).map((p) => p.namespaceSelector?.matchLabels?.["kubernetes.io/metadata.name"]).sort()).toEqual(["keda", "monitoring"]);
+    expect(peers(8222).every((p) => p.podSelector === undefined && p.ipBlock === undefined)).toBe(true);
+  });
+
+  test("the Helm values serve the cert-manager example's certificate, which names the address the services dial", () => {
+    const values = parse(readFileSync(fromRoot("infra/helm/nats-values.yaml"), "utf8")) as { config: { nats: { tls: { enabled: boolean; secretName: string } } } };
+    expect(values.config.nats.tls).toMatchObject({ enabled: true, secretName: "nats-server-tls" });
+    const certificates = parseYamlStream(readFileSync(fromRoot("infra/k8s/examples/nats-tls.yaml"), "utf8")).filter((o) => o.kind === "Certificate") as Array<K8sObject & { spec: { secretName: string; dnsNames?: string[]; isCA?: boolean } }>;
+    const serving = certificates.find((c) => c.spec.secretName === values.config.nats.tls.secretName);
+    const config = byKind<IConfigMap>(rendered.prod, "ConfigMap").find((c) => c.metadata!.name!.startsWith("adrank-config"))!;
+    expect(serving?.spec.dnsNames).toContain(new URL(config.data!.NATS_URL!).hostname);
+    expect(certificates.some((c) => c.spec.isCA)).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
-import type { Logger } from "@adrank/runtime";
+import { proxyTrust, type Logger } from "@adrank/runtime";
 import type { ClosePairRefiner } from "@adrank/rank-assembly";
 import { createClosePairRefiner } from "./operations/rank/close-pair-refiner.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -22,18 +22,23 @@ import openApiRoutes from "./routes/api/v1/openapi/index.ts";
 import audiencesRoutes from "./operations/audiences/route.ts";
 import calibrationRoutes from "./operations/calibration/route.ts";
 import outcomesRoutes from "./operations/outcomes/route.ts";
+import { calibrationLimitsOf, outcomeLimitsOf, type OutcomeSetting } from "./operations/outcomes/outcome-settings.ts";
 import pairwiseRoutes from "./operations/pairwise/route.ts";
 import rankRoutes from "./operations/rank/route.ts";
+import { WEBHOOK_MAX_PENDING_DEFAULT } from "./webhooks/config.ts";
 import requestsRoutes from "./operations/requests/route.ts";
 import { IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
 import { answerClientError } from "./http/client-error.ts";
 import { useStrictJsonParser } from "./http/strict-json.ts";
+import { abuseLimitsOf, type AbuseSetting } from "./http/abuse-limits.ts";
 
 export type AppConfig = Pick<
   GatewayConfig,
   "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS"
 > &
-  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS">>;
+  Partial<Pick<GatewayConfig, AbuseSetting>> &
+  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS" | "WEBHOOK_MAX_PENDING_PER_ACCOUNT">> &
+  Partial<Pick<GatewayConfig, OutcomeSetting>>;
 
 export interface AppDeps {
   config: AppConfig;
@@ -61,12 +66,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   // Typed as fastify's logger so the app is a plain FastifyInstance that route plugins accept.
   const loggerInstance: FastifyBaseLogger = deps.logger;
+  const abuse = abuseLimitsOf(deps.config);
   const app = Fastify({
     loggerInstance,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     // The request id is ours: it becomes the rank's request_id and its ledger reservation id.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // The client address (request.ip) is the X-Forwarded-For entry the outermost trusted proxy wrote.
+    trustProxy: proxyTrust(abuse.trustProxyHops),
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     // Node would refuse an HTTP/1.1 request without Host itself, with an empty body; the
@@ -75,17 +83,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Only JSON bodies are accepted; fastify's text/plain parser would let a string through.
   app.removeContentTypeParser("text/plain");
-  useStrictJsonParser(app, deps.config.BODY_LIMIT_BYTES);
+  useStrictJsonParser(app, deps.config.BODY_LIMIT_BYTES, abuse.jsonShape);
 
   await app.register(errorHandlerPlugin, { bodyLimitBytes: deps.config.BODY_LIMIT_BYTES });
-  await app.register(requestContextPlugin, { now });
+  await app.register(requestContextPlugin, { now, drainLimitBytes: deps.config.BODY_LIMIT_BYTES });
   await app.register(metricsPlugin, { metrics: deps.metrics ?? createGatewayMetrics() });
 
   await app.register(busPlugin, { bus: deps.bus });
   await app.register(dbPlugin, { db: deps.db });
   await app.register(ledgerPlugin, { ledger: deps.ledger });
   await app.register(imageIntakePlugin, { intake: deps.intake });
-  await app.register(authPlugin, { keyCacheTtlMs: deps.config.KEY_CACHE_TTL_MS, now });
+  await app.register(authPlugin, { keyCacheTtlMs: deps.config.KEY_CACHE_TTL_MS, now, failures: abuse.authFailures, unauthenticatedBodyLimitBytes: abuse.unauthenticatedBodyLimitBytes });
   await app.register(durablePlugin, {
     config: {
       namespace: deps.bus.topo.namespace,
@@ -95,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sweepMs: deps.config.ASYNC_SWEEP_MS ?? 2_000,
       maxBackgroundRuns: deps.config.MAX_BACKGROUND_REQUESTS ?? 16,
       retentionDays: deps.config.REQUEST_RETENTION_DAYS ?? REQUEST_RETENTION_DAYS,
+      maxPendingWebhooks: deps.config.WEBHOOK_MAX_PENDING_PER_ACCOUNT ?? WEBHOOK_MAX_PENDING_DEFAULT,
     },
     // Without a checker (route tests) only the contract's syntax rule applies.
     checkWebhookUrl: deps.checkWebhookUrl ?? (async () => null),
@@ -106,8 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openApiRoutes, { prefix: "/api/v1" });
   await app.register(audiencesRoutes, { prefix: "/api/v1/audiences" });
   await app.register(requestsRoutes, { prefix: "/api/v1/requests" });
-  await app.register(outcomesRoutes, { prefix: "/api/v1/outcomes" });
-  await app.register(calibrationRoutes, { prefix: "/api/v1/calibration" });
+  await app.register(outcomesRoutes, { prefix: "/api/v1/outcomes", limits: outcomeLimitsOf(deps.config), now });
+  await app.register(calibrationRoutes, { prefix: "/api/v1/calibration", limits: calibrationLimitsOf(deps.config), now });
   await app.register(rankRoutes, {
     prefix: "/api/v1/rank",
     timeoutMs: deps.config.RANK_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import fp from "fastify-plugin";
+import { declaredBody } from "../http/declared-body.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -15,7 +16,7 @@ declare module "fastify" {
  * whose request was in flight at shutdown would otherwise stay open and hold the close up.
  */
 export default fp(
-  async (app, opts: { now: () => number }) => {
+  async (app, opts: { now: () => number; drainLimitBytes: number }) => {
     let closing = false;
     app.decorateRequest("receivedAt", 0);
     app.addHook("onRequest", async (request, reply) => {
@@ -32,6 +33,20 @@ export default fp(
       // A replayed or fetched request keeps the id of the request it answers for.
       if (!reply.hasHeader("X-Request-Id")) reply.header("X-Request-Id", request.id);
       if (closing) reply.header("Connection", "close");
+    });
+    // An answer given before the request's body arrived (a 404, 401, 413 or 429 decided from
+    // the headers) leaves the rest unread. Node then reads and discards it, buffering
+    // nothing, so the caller can read the answer (closing at once would reset the connection
+    // under it) and the connection can carry the next request; past `drainLimitBytes`, a
+    // body of no declared end is not worth reading and the connection is closed.
+    app.addHook("onResponse", async (request) => {
+      const raw = request.raw;
+      if (raw.complete || declaredBody(request.headers) === 0) return;
+      let drained = 0;
+      raw.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > opts.drainLimitBytes) raw.socket.destroy();
+      });
     });
   },
   { name: "request-context" },
