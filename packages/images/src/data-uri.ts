@@ -20,6 +20,24 @@ export function isDataUri(input: string): boolean {
   return input.slice(0, 5).toLowerCase() === "data:";
 }
 
+/**
+ * `text` without tabs, line feeds, form feeds, carriage returns and spaces (MIME wraps base64
+ * every 76 characters), in one pass over its bytes: a pattern replace costs about half a
+ * microsecond per match, 5 s for a data URI of 7.5 million spaces. Text with a character
+ * beyond ASCII cannot be base64 and is returned as it is, to fail the check that follows.
+ */
+function withoutWhitespace(text: string): string {
+  // eslint-disable-next-line no-control-regex -- "ASCII only" includes the control characters
+  if (!/[\t\n\f\r ]/.test(text) || !/^[\x00-\x7f]*$/.test(text)) return text;
+  const bytes = Buffer.from(text, "latin1");
+  let kept = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d || byte === 0x0b)) bytes[kept++] = byte;
+  }
+  return bytes.toString("latin1", 0, kept);
+}
+
 function decodedLength(base64: string): number {
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
   return Math.floor((base64.length * 3) / 4) - padding;
@@ -53,7 +71,7 @@ export function decodeImageDataUri(uri: string, maxBytes: number): DecodedDataUr
       return intakeFailure("unsupported-source", "the data URI holds a broken percent-escape");
     }
   }
-  payload = payload.replace(/[\t\n\f\r ]/g, "");
+  payload = withoutWhitespace(payload);
   if (!BASE64.test(payload)) return intakeFailure("unsupported-source", "the data URI's data is not valid base64");
   const size = decodedLength(payload);
   if (size > maxBytes) {

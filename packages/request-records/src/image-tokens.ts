@@ -9,8 +9,10 @@ const MARK = "\u0001";
 export const MIN_STORED_IMAGE_CHARS = 512;
 // eslint-disable-next-line no-control-regex -- the mark is a control character on purpose (see MARK)
 const TOKEN = /\u0001([^\u0001]+)\u0001/g;
-// Base64 data URIs as JSON.stringify writes them: none of these characters is escaped.
-const DATA_URI = /data:image\/[a-z0-9.+-]+(?:;[a-z0-9=.+-]+)*;base64,[A-Za-z0-9+/]+=*/gi;
+// Base64 data URIs as JSON.stringify writes them: none of these characters is escaped. At most
+// 16 parameters: with `*`, millions of `;a` overflowed the pattern's backtracking stack (a
+// RangeError for a 15M-character url the contract accepts); a longer one just stays inline.
+const DATA_URI = /data:image\/[a-z0-9.+-]+(?:;[a-z0-9=.+-]+){0,16};base64,[A-Za-z0-9+/]+=*/gi;
 
 export interface TokenizedText {
   /** The text with each long data URI replaced by `MARK + name + MARK`. */

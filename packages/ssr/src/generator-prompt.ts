@@ -106,7 +106,23 @@ export const MISSING_RATIONALE = "The model gave no rationale.";
 type Field = "answer" | "rationale" | "productRead";
 
 // Tolerates the markdown models like to add: "**RATIONALE:** …", "- PRODUCT: …", "Product read: …".
-const MARKER = /^[\s>*_`#-]*(rationale|product(?:[ _-]?read)?)[\s*_`]*[:：][\s*_`]*(.*?)[\s*_`]*$/i;
+// Everything after the colon is captured and its markdown trimmed by markerValue: the pattern
+// `[\s*_`]*(.*?)[\s*_`]*$` did that with a lazy capture, quadratic in a run of spaces.
+const MARKER = /^[\s>*_`#-]*(rationale|product(?:[ _-]?read)?)[\s*_`]*[:：]([^\r\n]*)$/i;
+const MARKUP = /[\s*_`]/;
+
+/**
+ * The text after a marker's colon without the markdown and spaces around it; null when a line
+ * separator (U+2028, U+2029) is left inside it, a line the old pattern did not read as a marker.
+ */
+function markerValue(rest: string): string | null {
+  let start = 0;
+  let end = rest.length;
+  while (start < end && MARKUP.test(rest[start]!)) start++;
+  while (end > start && MARKUP.test(rest[end - 1]!)) end--;
+  const value = rest.slice(start, end);
+  return /[\u2028\u2029]/.test(value) ? null : value;
+}
 
 /**
  * Reads a generator's text back; never throws. Lines after a marker continue its field
@@ -122,10 +138,11 @@ export function parseGeneratorAnswer(text: string): GeneratorAnswer {
   let current: Field | null = "answer";
   for (const line of text.split(/\r\n?|\n/)) {
     const marker = MARKER.exec(line);
-    if (marker) {
+    const value = marker && markerValue(marker[2]!);
+    if (marker && value !== null) {
       const field: Field = marker[1]!.toLowerCase().startsWith("rationale") ? "rationale" : "productRead";
       current = parts[field].length === 0 ? field : null;
-      if (current) parts[current].push(marker[2]!);
+      if (current) parts[current].push(value);
     } else if (line.trim() === "") {
       if (current === "answer") parts.answer.push(line);
       current = "answer";

@@ -27,7 +27,14 @@ export function readCookie(header: string | undefined, name: string): string | n
   return null;
 }
 
-/** The session cookie: httpOnly (no script reads it), SameSite=Strict, Secure behind HTTPS. */
-export function sessionCookie(value: string, opts: { maxAgeS: number; secure: boolean }): string {
-  return [`${SESSION_COOKIE}=${encodeURIComponent(value)}`, "Path=/", "HttpOnly", "SameSite=Strict", `Max-Age=${opts.maxAgeS}`, ...(opts.secure ? ["Secure"] : [])].join("; ");
+/** Every cookie of the console: httpOnly (no script reads it), SameSite=Strict, Secure behind HTTPS. */
+function cookie(name: string, value: string, opts: { path: string; maxAgeS: number; secure: boolean }): string {
+  return [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path}`, "HttpOnly", "SameSite=Strict", `Max-Age=${opts.maxAgeS}`, ...(opts.secure ? ["Secure"] : [])].join("; ");
 }
+
+/** The session cookie, sent with every request. */
+export const sessionCookie = (value: string, opts: { maxAgeS: number; secure: boolean }): string => cookie(SESSION_COOKIE, value, { path: "/", ...opts });
+
+/** The known-device cookie (device-token.ts): sent only to sign-in, the one place it is read. */
+export const DEVICE_COOKIE = "adrank_device";
+export const deviceCookie = (value: string, opts: { maxAgeS: number; secure: boolean }): string => cookie(DEVICE_COOKIE, value, { path: "/console/api/signin", ...opts });

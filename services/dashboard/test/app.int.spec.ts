@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleLimitsRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
-import { createLogger } from "@adrank/runtime";
+import { createLogger, createSecretBox, webhookSecretBox } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
 import { buildDashboard } from "../src/app.ts";
-import { createSecretBox } from "../src/secret-box.ts";
 import { createLimitCounters } from "../src/limit-counters.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter, type SignUpLimits } from "../src/sign-up-limiter.ts";
@@ -29,7 +28,8 @@ function buildConsole(db: TestDatabase["db"], opts: { signUp?: Partial<SignUpLim
     },
     ledgerStream: "LEDGER",
     logger: createLogger("dashboard-test", "silent"),
-    box: createSecretBox("x".repeat(40)),
+    box: createSecretBox("x".repeat(40), "playground-keys"),
+    webhookSecretBox: webhookSecretBox("k".repeat(40)),
     signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
     // Room for every sign-up of this file from inject's one address; the limit tests set their own.
     signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000, ...opts.signUp }),

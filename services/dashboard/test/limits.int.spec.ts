@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleLimitsRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
+import { createDeviceTokens } from "../src/device-token.ts";
 import { createLimitCounters } from "../src/limit-counters.ts";
 import { createSignInLimiter } from "../src/sign-in-limiter.ts";
 import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
@@ -27,43 +28,68 @@ function replicas(startAt: number) {
 }
 
 describe("sign-in limiter in Postgres", () => {
-  it("refuses an email after its failures until the window ends, counting failures on either replica", async () => {
+  const limiterOn = (counters: ReturnType<typeof replicas>["a"], clock: { at: number }, limits: { maxFailures: number; maxFailuresPerEmail?: number }) =>
+    createSignInLimiter(counters, { ...limits, windowMs: 15 * MINUTE }, createDeviceTokens("s".repeat(40), { maxAgeMs: 30 * 86_400_000, now: () => clock.at }));
+
+  it("refuses an email from one address after its failures until the window ends, counting failures on either replica", async () => {
     const { clock, a, b } = replicas(Date.parse("2030-01-01T10:00:00Z"));
-    const onA = createSignInLimiter(a, { maxFailures: 5, windowMs: 15 * MINUTE });
-    const onB = createSignInLimiter(b, { maxFailures: 5, windowMs: 15 * MINUTE });
+    const onA = limiterOn(a, clock, { maxFailures: 5 });
+    const onB = limiterOn(b, clock, { maxFailures: 5 });
     for (let i = 0; i < 5; i++) {
       expect((await (i % 2 === 0 ? onA : onB).begin("Ada@x.io", "198.51.100.1")).ok).toBe(true);
       clock.at += 1_000;
     }
     // 5 s into the window: the window ends at 10:15.
-    expect(await onB.begin("ada@x.io", "198.51.100.2")).toEqual({ ok: false, retryAfter: 15 * 60 - 5 });
-    expect(await onA.begin("ada@x.io", "198.51.100.3")).toEqual({ ok: false, retryAfter: 15 * 60 - 5 });
-    clock.at = Date.parse("2030-01-01T10:15:00Z");
+    expect(await onB.begin("ada@x.io", "198.51.100.1")).toEqual({ ok: false, retryAfter: 15 * 60 - 5 });
+    expect(await onA.begin("ada@x.io", "198.51.100.1")).toEqual({ ok: false, retryAfter: 15 * 60 - 5 });
+    // Another address is another client: the owner is not locked out by these failures.
     expect((await onA.begin("ada@x.io", "198.51.100.2")).ok).toBe(true);
+    clock.at = Date.parse("2030-01-01T10:15:00Z");
+    expect((await onA.begin("ada@x.io", "198.51.100.1")).ok).toBe(true);
   });
 
-  it("clears the email's count on a success and gives the address its attempt back", async () => {
-    const { a, b } = replicas(Date.parse("2030-01-02T10:00:00Z"));
-    const onA = createSignInLimiter(a, { maxFailures: 2, windowMs: 15 * MINUTE });
-    const onB = createSignInLimiter(b, { maxFailures: 2, windowMs: 15 * MINUTE });
+  it("gives a right password's attempt back, and counts a known device's failures on the device alone", async () => {
+    const { clock, a, b } = replicas(Date.parse("2030-01-02T10:00:00Z"));
+    const onA = limiterOn(a, clock, { maxFailures: 2 });
+    const onB = limiterOn(b, clock, { maxFailures: 2 });
     expect((await onA.begin("grace@x.io", "192.0.2.5")).ok).toBe(true); // a failure
     const right = await onB.begin("grace@x.io", "192.0.2.5");
     if (!right.ok) throw new Error("refused");
-    await onB.succeed(right.attempt);
-    // Two fresh failures fit again; the address holds 1 failure (of 8), not 2.
-    expect((await onA.begin("grace@x.io", "192.0.2.5")).ok).toBe(true);
+    const device = await onB.succeed(right.attempt);
+    // The pair holds 1 failure of 2: one more fits, then the address's unknown clients wait.
     expect((await onA.begin("grace@x.io", "192.0.2.5")).ok).toBe(true);
     expect((await onA.begin("grace@x.io", "192.0.2.5")).ok).toBe(false);
-    for (let i = 0; i < 5; i++) expect((await onB.begin(`other${i}@x.io`, "192.0.2.5")).ok).toBe(true);
-    expect((await onB.begin("other9@x.io", "192.0.2.5")).ok).toBe(false);
+    // The browser that signed in counts on its own token, on either replica; a success clears it.
+    expect(await onA.begin("grace@x.io", "192.0.2.5", device)).toMatchObject({ ok: true, attempt: { device: expect.any(String) } });
+    const withDevice = await onB.begin("grace@x.io", "192.0.2.5", device);
+    if (!withDevice.ok) throw new Error("refused");
+    await onB.succeed(withDevice.attempt);
+    expect((await onA.begin("grace@x.io", "192.0.2.5", device)).ok).toBe(true);
+    expect((await onB.begin("grace@x.io", "192.0.2.5", device)).ok).toBe(true);
+    // Two failures on the token: it is trusted no more, and this address's unknown clients are full.
+    expect((await onA.begin("grace@x.io", "192.0.2.5", device)).ok).toBe(false);
+    expect(await onA.begin("grace@x.io", "192.0.2.77", device)).toMatchObject({ ok: true, attempt: { device: null } });
+  });
+
+  it("trusts a device token only for its own email, under its own secret and within its age", async () => {
+    const { clock, a } = replicas(Date.parse("2030-01-05T10:00:00Z"));
+    const limiter = limiterOn(a, clock, { maxFailures: 1 });
+    const token = limiter.rememberDevice("Owner@x.io");
+    const other = createSignInLimiter(a, { maxFailures: 1, windowMs: 15 * MINUTE }, createDeviceTokens("t".repeat(40), { maxAgeMs: 30 * 86_400_000, now: () => clock.at }));
+    expect(await limiter.begin("owner@x.io", "203.0.113.50", token)).toMatchObject({ ok: true, attempt: { device: expect.any(String) } });
+    expect(await limiter.begin("someone-else@x.io", "203.0.113.50", token)).toMatchObject({ ok: true, attempt: { device: null } });
+    expect(await other.begin("owner@x.io", "203.0.113.51", token)).toMatchObject({ ok: true, attempt: { device: null } });
+    expect(await limiter.begin("owner@x.io", "203.0.113.52", `${token}x`)).toMatchObject({ ok: true, attempt: { device: null } });
+    clock.at += 31 * 86_400_000;
+    expect(await limiter.begin("owner@x.io", "203.0.113.53", token)).toMatchObject({ ok: true, attempt: { device: null } });
   });
 
   it("gives an address four times an email's room, and a refused attempt counts nowhere", async () => {
-    const { a } = replicas(Date.parse("2030-01-03T10:00:00Z"));
-    const limiter = createSignInLimiter(a, { maxFailures: 2, windowMs: 15 * MINUTE });
+    const { clock, a } = replicas(Date.parse("2030-01-03T10:00:00Z"));
+    const limiter = limiterOn(a, clock, { maxFailures: 2 });
     expect((await limiter.begin("one@x.io", "2001:db8:7:7::1")).ok).toBe(true);
     expect((await limiter.begin("one@x.io", "2001:db8:7:7::1")).ok).toBe(true);
-    // one@ is full: these refusals must not use up the address.
+    // one@ is full from this address: these refusals must not use up the address.
     for (let i = 0; i < 10; i++) expect((await limiter.begin("one@x.io", "2001:db8:7:7::1")).ok).toBe(false);
     // Another address of the same /64 is the same subscriber.
     for (let i = 0; i < 6; i++) expect((await limiter.begin(`user${i}@x.io`, `2001:db8:7:7::${i + 2}`)).ok).toBe(true);
@@ -71,12 +97,15 @@ describe("sign-in limiter in Postgres", () => {
     expect((await limiter.begin("fresh@x.io", "2001:db8:7:8::1")).ok).toBe(true);
   });
 
-  it("lets no more parallel guesses through than the limit, whichever replica takes them", async () => {
-    const { a, b } = replicas(Date.parse("2030-01-04T10:00:00Z"));
-    const onA = createSignInLimiter(a, { maxFailures: 5, windowMs: 15 * MINUTE });
-    const onB = createSignInLimiter(b, { maxFailures: 5, windowMs: 15 * MINUTE });
-    const verdicts = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? onA : onB).begin("target@x.io", `203.0.113.${i}`)));
-    expect(verdicts.filter((v) => v.ok)).toHaveLength(5);
+  it("stops guessing spread over many addresses at the per-email limit, without stopping the email's known device", async () => {
+    const { clock, a, b } = replicas(Date.parse("2030-01-04T10:00:00Z"));
+    const onA = limiterOn(a, clock, { maxFailures: 5, maxFailuresPerEmail: 12 });
+    const onB = limiterOn(b, clock, { maxFailures: 5, maxFailuresPerEmail: 12 });
+    const device = onA.rememberDevice("target@x.io");
+    const verdicts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? onA : onB).begin("target@x.io", `203.0.113.${i}`)));
+    expect(verdicts.filter((v) => v.ok)).toHaveLength(12);
+    expect((await onB.begin("target@x.io", "198.51.100.200")).ok).toBe(false);
+    expect(await onB.begin("target@x.io", "198.51.100.200", device)).toMatchObject({ ok: true, attempt: { device: expect.any(String) } });
   });
 });
 

@@ -1,5 +1,6 @@
 import { AdRankError, checkOutcomes, METRIC_NAME_PATTERN, OUTCOMES_PER_REQUEST_MAX, type AdRankClient, type RecordOutcomesInput, type RecordOutcomesResponse } from "@adrank/sdk";
 import { errorLine } from "../error-line.ts";
+import { DECIMAL } from "../eval/dataset-cells.ts";
 import { jsonOutput } from "../json-output.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
@@ -43,8 +44,6 @@ interface OutcomeRow {
   line: number;
   outcome: Outcome;
 }
-
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** A cell as a number when it is written as one; anything else is left for the schema to name. */
 const numberCell = (cell: unknown): unknown => (typeof cell === "string" && DECIMAL.test(cell.trim()) ? Number(cell.trim()) : cell);

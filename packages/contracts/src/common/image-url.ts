@@ -16,8 +16,9 @@ export function isAcceptedImageUrl(value: string): boolean {
 
 export const ImageUrl = z
   .string()
-  .max(LIMITS.urlMaxChars)
-  .refine(isAcceptedImageUrl, { message: IMAGE_URL_RULE })
+  .max(LIMITS.urlMaxChars, { abort: true })
   // The 15 MB allowance is for data URIs; an address that long is an attack, not an image.
-  .refine((v) => !/^https:/i.test(v) || v.length <= LIMITS.httpsUrlMaxChars, { message: `must be at most ${LIMITS.httpsUrlMaxChars} characters long when it is an https:// URL` })
+  // Checked first, and the end of the checks when it fails: a URL of 15M "@" takes seconds to parse.
+  .refine((v) => !/^https:/i.test(v) || v.length <= LIMITS.httpsUrlMaxChars, { message: `must be at most ${LIMITS.httpsUrlMaxChars} characters long when it is an https:// URL`, abort: true })
+  .refine(isAcceptedImageUrl, { message: IMAGE_URL_RULE })
   .meta({ description: "An `https://` image URL or a `data:image/` URI (png, jpeg, webp or gif)." });

@@ -2,14 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { ASSET_TYPES, CreateAudienceRequest, DEMOGRAPHIC_VALUES, GOALS, LIMITS, parseWith } from "@adrank/contracts";
 import type { SavedAudienceRecord } from "@adrank/db/repositories";
 import type { Repos } from "../deps.ts";
-import { requireUser } from "../require-user.ts";
+import { PUBLIC_ROUTE, requireUser } from "../require-user.ts";
 
 const view = (a: SavedAudienceRecord) => ({ id: a.id, name: a.name, description: a.description, demographics: a.demographics, createdAt: a.createdAt, updatedAt: a.updatedAt });
 
 /** Saved audiences of the signed-in account, validated by the same schema as the public API. */
 export async function audienceRoutes(app: FastifyInstance, { repos }: { repos: Repos }) {
   // The choices the forms offer: the contract's own lists, never a copy.
-  app.get("/vocabulary", async () => ({ goals: GOALS, assetTypes: ASSET_TYPES, demographics: DEMOGRAPHIC_VALUES, maxImagesPerRank: LIMITS.assetsMax }));
+  app.get("/vocabulary", PUBLIC_ROUTE, async () => ({ goals: GOALS, assetTypes: ASSET_TYPES, demographics: DEMOGRAPHIC_VALUES, maxImagesPerRank: LIMITS.assetsMax }));
 
   app.register(async (owned) => {
     owned.addHook("preHandler", requireUser);

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { issueKey } from "@adrank/api-keys";
+import { KeyLimitReachedError } from "@adrank/db/repositories";
+import { DEFAULT_PLAYGROUND_BODY_LIMIT_BYTES } from "../body-limits.ts";
 import type { DashboardDeps, Repos } from "../deps.ts";
 import { requireUser } from "../require-user.ts";
+import { keyLimitSentence } from "./keys.ts";
 
 /**
  * The playground calls the real public API with the account's own "console playground" key:
@@ -21,15 +24,28 @@ export async function playgroundRoutes(app: FastifyInstance, { deps, repos }: { 
     return issued.raw;
   }
 
+  // The body goes to the gateway as it came, never parsed here: the gateway checks it once, its
+  // JSON's depth included. Read only for a signed-in user (app.ts answers 401 before that).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+  const bodyLimit = deps.playgroundBodyLimitBytes ?? DEFAULT_PLAYGROUND_BODY_LIMIT_BYTES;
+
   for (const operation of ["rank", "pairwise"] as const) {
-    app.post(`/playground/${operation}`, { preHandler: requireUser }, async (request, reply) => {
-      const key = await playgroundKey(request.user!.accountId);
+    app.post(`/playground/${operation}`, { preHandler: requireUser, bodyLimit }, async (request, reply) => {
+      let key: string;
+      try {
+        key = await playgroundKey(request.user!.accountId);
+      } catch (err) {
+        // Its key counts towards the account's active keys like any other.
+        if (err instanceof KeyLimitReachedError) return reply.code(409).send({ error: `The playground calls the API with a key of its own. ${keyLimitSentence(err.limit)}` });
+        throw err;
+      }
       let res: Response;
       try {
         res = await fetch(new URL(`/api/v1/${operation}`, deps.gatewayUrl), {
           method: "POST",
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body: JSON.stringify(request.body),
+          body: request.body as Buffer | undefined,
           signal: AbortSignal.timeout(130_000),
         });
       } catch (err) {

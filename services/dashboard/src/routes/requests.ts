@@ -8,7 +8,8 @@ import { requireUser } from "../require-user.ts";
 /** Rows per page of the history; the next page starts before the last row's time. */
 export const REQUESTS_PAGE_SIZE = 50;
 
-const Page = z.object({ before: z.iso.datetime({ offset: true }).optional() });
+/** The history's query string (exported for test/security/regex-linear-time.unit.spec.ts). */
+export const RequestsPage = z.object({ before: z.iso.datetime({ offset: true }).optional() });
 
 const progressOf = (r: { operation: "rank" | "pairwise"; progressDone: number; progressTotal: number }) => ({
   done: r.progressDone,
@@ -53,7 +54,7 @@ export async function requestRoutes(app: FastifyInstance, { repos }: { repos: Re
   app.addHook("preHandler", requireUser);
 
   app.get("/requests", async (request, reply) => {
-    const page = Page.safeParse(request.query);
+    const page = RequestsPage.safeParse(request.query);
     if (!page.success) return reply.code(422).send({ error: "`before` must be a date and time (ISO 8601).", field: "before" });
     const before = page.data.before === undefined ? undefined : new Date(page.data.before);
     const rows = await repos.requests.listForAccount(request.user!.accountId, { limit: REQUESTS_PAGE_SIZE, ...(before ? { before } : {}) });
