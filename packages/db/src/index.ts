@@ -7,3 +7,7 @@ export type { LedgerTables } from "./tables/ledger.ts";
 export type { AccountTables, Account, ApiKeyRow, NewApiKey, AudienceRow } from "./tables/accounts.ts";
 export type { DashboardTables, DashboardUser } from "./tables/dashboard.ts";
 export type { RequestTables, ApiRequestRow, WebhookDeliveryRow } from "./tables/requests.ts";
+export { DATABASE_SERVICES, DEFAULT_ROLE_PREFIX, OWNER_ONLY_TABLES, SERVICE_GRANTS, databaseUrlVariable, groupRoleName, type DatabaseService, type TablePrivilege } from "./service-roles.ts";
+export { grantServiceRoles, type GrantReport } from "./grant-service-roles.ts";
+export { ensureLoginRole, loginRolesFromEnv, scramSha256Verifier, type LoginRole } from "./login-roles.ts";
+export { schemaChangingRole } from "./role-check.ts";

@@ -7,19 +7,27 @@
 //   migrate-cli.ts --check             prints the schema's status; exit 0 when current, else 1
 //   migrate-cli.ts --check --wait 300  waits up to 300 s for another process (the migrate Job)
 //                                      to bring the schema up to date: a service's init container
+//   migrate-cli.ts --login-roles       also creates (or updates) each service's login role from
+//                                      GATEWAY_DATABASE_URL, LEDGER_DATABASE_URL, … (compose)
 //
-// DATABASE_URL selects the database (and, with `options=-c search_path=…`, the schema).
+// DATABASE_URL selects the database (and, with `options=-c search_path=…`, the schema); its user
+// owns the tables. After every run (even one that applies nothing) the services' group roles get
+// exactly their rights of packages/db/src/service-roles.ts, so a new table is granted before a
+// release that uses it starts. ADRANK_DB_ROLE_PREFIX (default adrank) names the group roles.
 import { parseArgs } from "node:util";
 import { createDb } from "./connect.ts";
+import { grantServiceRoles } from "./grant-service-roles.ts";
+import { ensureLoginRole, loginRolesFromEnv, type LoginRole } from "./login-roles.ts";
 import { migrateToLatest } from "./migrate.ts";
 import { describeSchemaStatus, isSchemaCurrent, schemaStatus, type SchemaStatus } from "./schema-status.ts";
+import { DEFAULT_ROLE_PREFIX, groupRoleName } from "./service-roles.ts";
 
-const USAGE = "usage: migrate-cli.ts [--check [--wait SECONDS]]";
+const USAGE = "usage: migrate-cli.ts [--login-roles] | --check [--wait SECONDS]";
 const POLL_MS = 2_000;
 
-let flags: { check: boolean; wait: number | undefined };
+let flags: { check: boolean; wait: number | undefined; loginRoles: boolean };
 try {
-  const { values } = parseArgs({ options: { check: { type: "boolean", default: false }, wait: { type: "string" }, help: { type: "boolean", default: false } }, strict: true });
+  const { values } = parseArgs({ options: { check: { type: "boolean", default: false }, wait: { type: "string" }, "login-roles": { type: "boolean", default: false }, help: { type: "boolean", default: false } }, strict: true });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
@@ -27,7 +35,8 @@ try {
   const wait = values.wait === undefined ? undefined : Number(values.wait);
   if (wait !== undefined && (!Number.isFinite(wait) || wait < 0)) throw new Error(`--wait wants a number of seconds, not ${JSON.stringify(values.wait)}`);
   if (wait !== undefined && !values.check) throw new Error("--wait goes with --check");
-  flags = { check: values.check, wait };
+  if (values["login-roles"] && values.check) throw new Error("--login-roles goes with a migration run, not with --check");
+  flags = { check: values.check, wait, loginRoles: values["login-roles"] };
 } catch (err) {
   console.error(`migrate: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
   process.exit(2);
@@ -45,6 +54,14 @@ try {
 }
 
 async function migrate(): Promise<number> {
+  // A bad role setting stops the run before anything changes.
+  const prefix = process.env.ADRANK_DB_ROLE_PREFIX || DEFAULT_ROLE_PREFIX;
+  groupRoleName(prefix, "gateway"); // throws, naming the prefix, when it cannot name a role
+  const logins = flags.loginRoles ? loginRolesFromEnv(process.env, connectionString) : [];
+  if (flags.loginRoles && logins.length === 0) {
+    console.error("migrate: --login-roles found none of GATEWAY_DATABASE_URL, LEDGER_DATABASE_URL, DASHBOARD_DATABASE_URL, ADMIN_DATABASE_URL");
+    return 1;
+  }
   // kysely would refuse too ("corrupted migrations"); this says why and what to do.
   const before = await schemaStatus(db);
   if (before.unknown.length > 0) {
@@ -53,6 +70,19 @@ async function migrate(): Promise<number> {
   }
   const applied = await migrateToLatest(db);
   console.log(applied.length ? `applied: ${applied.join(", ")}` : "database schema is up to date");
+  return grantRoles(prefix, logins);
+}
+
+/** The services' group roles get their rights; with --login-roles, their login roles are made too. */
+async function grantRoles(prefix: string, logins: LoginRole[]): Promise<number> {
+  const report = await grantServiceRoles(db, { prefix });
+  console.log(`service roles granted in schema "${report.schema}": ${report.roles.join(", ")}${report.created.length ? ` (created ${report.created.join(", ")})` : ""}`);
+  // A table no service may use is a migration whose rights were forgotten: say so loudly.
+  if (report.unlisted.length) console.error(`migrate: no service role may use ${report.unlisted.join(", ")}: add it to packages/db/src/service-roles.ts`);
+  for (const login of logins) {
+    const done = await ensureLoginRole(db, login, prefix);
+    console.log(`login role ${login.user} ${done}: member of ${groupRoleName(prefix, login.service)}`);
+  }
   return 0;
 }
 
