@@ -5,6 +5,8 @@ import { ModelsEnv } from "@adrank/models";
 import { composeSchemaErrors, loadCompose, type ComposeService } from "./support/compose.ts";
 import { fromRoot } from "./support/paths.ts";
 import { deployedServices, servicesInRepository } from "./support/services.ts";
+import { NATS_USERS } from "@adrank/messaging";
+import { passwordVariable } from "../nats/auth-config.ts";
 
 const compose = loadCompose();
 const envFile = (path: string): Record<string, string> =>
@@ -34,8 +36,8 @@ describe("docker-compose.yml", () => {
     expect(hasLimits).toBe(true);
   });
 
-  test("one-shot services are exactly the migrations and the model pull", () => {
-    expect(entries.filter(([, s]) => s.restart === "no").map(([n]) => n).sort()).toEqual(["migrate", "ollama-pull"]);
+  test("one-shot services are exactly the migrations, the admin command line and the model pull", () => {
+    expect(entries.filter(([, s]) => s.restart === "no").map(([n]) => n).sort()).toEqual(["admin", "migrate", "ollama-pull"]);
     expect(compose.services.migrate!.build).toEqual({ context: ".", target: "migrate", args: { NODE_IMAGE: "node:24-slim" } });
   });
 
@@ -103,10 +105,87 @@ describe("docker-compose.yml", () => {
   });
 });
 
+describe("NATS users and TLS in compose", () => {
+  // Every process that connects to NATS, by compose service: its NATS user.
+  const natsUsers: Record<string, string> = Object.fromEntries([...deployedServices.map((s) => [s.name, s.name]), ["admin", "admin"]]);
+  const natsEnv = compose.services.nats!.environment ?? {};
+
+  test("NATS reads the generated users, with each password from its environment", () => {
+    expect(compose.services.nats!.volumes).toContain("./infra/nats/auth.conf:/etc/nats/auth.conf:ro");
+    const auth = readFileSync(fromRoot("infra/nats/auth.conf"), "utf8");
+    for (const user of NATS_USERS) {
+      expect(auth, user).toContain(`password: $${passwordVariable(user)}\n`);
+      expect(natsEnv[passwordVariable(user)], user).toBeTruthy();
+    }
+  });
+
+  test.each(Object.entries(natsUsers))("%s signs in as NATS user %s with that user's password, by default and when set", (service, user) => {
+    expect(compose.services[service]!.environment?.NATS_USER).toBe(user);
+    expect(compose.services[service]!.environment?.NATS_PASSWORD).toBe(natsEnv[passwordVariable(user)]);
+    const set = loadCompose({ [passwordVariable(user)]: "from-the-environment" });
+    expect(set.services[service]!.environment?.NATS_PASSWORD).toBe("from-the-environment");
+    expect(set.services.nats!.environment?.[passwordVariable(user)]).toBe("from-the-environment");
+  });
+
+  test("no service but admin holds the admin password; the admin command line is the gateway image's", () => {
+    const adminPassword = natsEnv[passwordVariable("admin")];
+    expect(entries.filter(([name, s]) => name !== "nats" && Object.values(s.environment ?? {}).includes(adminPassword!)).map(([n]) => n)).toEqual(["admin"]);
+    const admin = compose.services.admin as ComposeService & { entrypoint?: string[] };
+    expect(admin.build?.target).toBe("gateway");
+    expect(admin.entrypoint).toEqual(["node", "services/gateway/src/admin/main.ts"]);
+  });
+
+  test("infra/compose/nats-tls.yml makes NATS require TLS and every client check its certificate", () => {
+    const text = readFileSync(fromRoot("infra/compose/nats-tls.yml"), "utf8");
+    expect(() => loadCompose({}, text)).toThrow(/NATS_TLS_DIR/);
+    const tls = loadCompose({ NATS_TLS_DIR: "/certs" }, text);
+    expect(composeSchemaErrors(tls)).toEqual([]);
+    expect(tls.services.nats!.command).toEqual(expect.arrayContaining(["--tls", "--tlscert", "--tlskey"]));
+    expect(tls.services.nats!.command!.slice(0, 2)).toEqual(compose.services.nats!.command);
+    expect(Object.keys(tls.services).filter((n) => n !== "nats").sort()).toEqual(Object.keys(natsUsers).sort());
+    for (const service of Object.keys(natsUsers)) {
+      expect(tls.services[service]!.environment, service).toEqual({ NATS_URL: "tls://nats:4222", NATS_TLS_CA: "/etc/adrank/nats-tls/ca.pem" });
+      expect(tls.services[service]!.volumes, service).toEqual(["/certs/ca.pem:/etc/adrank/nats-tls/ca.pem:ro"]);
+    }
+  });
+});
+
+describe("Postgres roles in compose", () => {
+  // Every process that uses Postgres (packages/db/src/service-roles.ts): its own login role.
+  const databaseUsers = ["gateway", "ledger", "dashboard", "admin"];
+  const migrateEnv = compose.services.migrate!.environment!;
+  const owner = migrateEnv.DATABASE_URL!;
+  const userOf = (url: string) => decodeURIComponent(new URL(url).username);
+  const urlsOf = (service: ComposeService) => Object.values(service.environment ?? {}).filter((v) => typeof v === "string" && v.startsWith("postgres://"));
+
+  test("only the migrate step signs in as the owner of the tables, the user the postgres container creates", () => {
+    expect(userOf(owner)).toBe(compose.services.postgres!.environment!.POSTGRES_USER);
+    expect(entries.filter(([, s]) => urlsOf(s).some((u) => userOf(u) === userOf(owner))).map(([n]) => n)).toEqual(["migrate"]);
+    // And it makes the services' login roles from their URLs.
+    expect(compose.services.migrate!.command).toEqual(["node", "packages/db/src/migrate-cli.ts", "--login-roles"]);
+  });
+
+  test.each(databaseUsers)("%s signs in as a login role of its own, which the migrate step makes from the very same URL and password", (service) => {
+    const url = compose.services[service]!.environment!.DATABASE_URL!;
+    expect(userOf(url)).toBe(`adrank_${service}_login`);
+    expect(migrateEnv[`${service.toUpperCase()}_DATABASE_URL`]).toBe(url);
+    const set = loadCompose({ [`POSTGRES_${service.toUpperCase()}_PASSWORD`]: "from-the-environment" });
+    expect(new URL(set.services[service]!.environment!.DATABASE_URL!).password).toBe("from-the-environment");
+    expect(set.services.migrate!.environment![`${service.toUpperCase()}_DATABASE_URL`]).toBe(set.services[service]!.environment!.DATABASE_URL);
+  });
+
+  test("no two processes share a login, and services that never use Postgres get no connection string", () => {
+    const users = entries.filter(([name]) => name !== "migrate").flatMap(([, s]) => urlsOf(s).map(userOf));
+    expect(users.sort()).toEqual(databaseUsers.map((s) => `adrank_${s}_login`).sort());
+    for (const name of ["scorer", "panel-voter", "refinement"]) expect(compose.services[name]!.environment?.DATABASE_URL, name).toBeUndefined();
+  });
+});
+
 describe("the ollama profile", () => {
   test("adds Ollama and the one-shot model pull only under the profile", () => {
     const profiled = entries.filter(([, s]) => s.profiles !== undefined).map(([n, s]) => [n, s.profiles]);
     expect(profiled).toEqual([
+      ["admin", ["admin"]],
       ["ollama", ["ollama"]],
       ["ollama-pull", ["ollama"]],
     ]);

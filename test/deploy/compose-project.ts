@@ -35,12 +35,40 @@ export async function waitHealthy(service: string, expected: number, timeoutMs =
   throw new Error(`${service}: expected ${expected} healthy containers, have [${states.join(", ")}] after ${timeoutMs / 1000} s`);
 }
 
-/** A new account with credits and `keys` API keys, through the admin CLI inside the gateway container. */
+/**
+ * The password of a NATS user of the stack: the smoke's own (scripts/deploy-smoke.sh exports
+ * random ones), else the compose file's laptop default.
+ */
+export const natsPassword = (user: string) => process.env[`NATS_${user.toUpperCase().replaceAll("-", "_")}_PASSWORD`] ?? `compose-local-only-${user}`;
+
+/**
+ * The admin command's own Postgres login (docker-compose.yml, x-database-urls): the smoke's
+ * password (scripts/deploy-smoke.sh exports random ones), else the compose file's laptop default.
+ */
+export const adminDatabaseUrl = () => `postgres://adrank_admin_login:${process.env.POSTGRES_ADMIN_PASSWORD ?? "compose-local-only-admin"}@postgres:5432/adrank`;
+
+const ADMIN_CLI = "services/gateway/src/admin/main.ts";
+const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Admin commands, one after another, as the admin command line signs in (its own database role
+ * and NATS user: the gateway's may not create accounts or keys, nor grant credits), run in the
+ * gateway's container, which has the command and reaches both. `exec` into the running
+ * container, and several commands per exec: a `compose run --rm admin` per command starts a
+ * container each, a minute for an account and its keys on a busy machine.
+ */
+function adminCommands(commands: string[][]): string {
+  const script = ["set -e", ...commands.map((args) => ["node", ADMIN_CLI, ...args].map(shellQuote).join(" "))].join("\n");
+  const env = ["-e", `DATABASE_URL=${adminDatabaseUrl()}`, "-e", "NATS_USER=admin", "-e", `NATS_PASSWORD=${natsPassword("admin")}`];
+  return compose(["exec", "-T", ...env, "gateway", "sh", "-c", script]);
+}
+
+/** A new account with credits and `keys` API keys, through the admin command line. */
 export function createAccount(name: string, credits: number, keys: number): { accountId: string; keys: string[] } {
-  const admin = (...args: string[]) => compose(["exec", "-T", "gateway", "node", "services/gateway/src/admin/main.ts", ...args]);
-  const accountId = lastWord(admin("create-account", "--name", name));
-  admin("grant", "--account", accountId, "--credits", String(credits));
-  const raw = Array.from({ length: keys }, (_, i) => lastWord(admin("create-key", "--account", accountId, "--name", `${name}-${i}`)));
+  const accountId = lastWord(adminCommands([["create-account", "--name", name]]));
+  const out = adminCommands([["grant", "--account", accountId, "--credits", String(credits)], ...Array.from({ length: keys }, (_, i) => ["create-key", "--account", accountId, "--name", `${name}-${i}`])]);
+  const raw = [...out.matchAll(/^key: (\S+)$/gm)].map((m) => m[1]!);
+  if (raw.length !== keys) throw new Error(`the admin command line made ${raw.length} of ${keys} keys: ${JSON.stringify(out.slice(0, 2_000))}`);
   return { accountId, keys: raw };
 }
 

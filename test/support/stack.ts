@@ -7,7 +7,7 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { issueKey } from "@adrank/api-keys";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
 import { createLedgerClient, type LedgerClient } from "@adrank/ledger-client";
-import { connectToNats, topology, type NatsConnection, type Topology } from "@adrank/messaging";
+import { connectToNats, topology, type NatsConnection, type NatsCredentials, type Topology } from "@adrank/messaging";
 import { ADMIN_CLI, REPO_ROOT, SERVICE_MAINS } from "./paths.ts";
 import { ServiceProcess } from "./service-process.ts";
 
@@ -21,10 +21,22 @@ export interface StackOptions {
    * different ADRANK_NAMESPACEs may; the stack then leaves it in place when it stops.
    */
   database?: TestDatabase;
-  /** Rewrites the services' DATABASE_URL (e.g. through a proxy the test can cut); the harness connects directly. */
-  servicesDatabaseUrl?: (url: string) => string;
+  /**
+   * Rewrites the services' DATABASE_URL (e.g. through a proxy the test can cut, or to each
+   * service's own database role); the harness connects directly. `service` is the process
+   * that gets it: a service, or "admin" for the admin CLI.
+   */
+  servicesDatabaseUrl?: (url: string, service: ReplicaService | "admin") => string;
   /** A NATS of the test's own (e.g. one it restarts); the shared one by default. */
   natsUrl?: string;
+  /**
+   * The harness's own NATS user and TLS files, for a `natsUrl` that requires them (it deletes
+   * the namespace's streams at the end). Services and the admin CLI take theirs from `env` and
+   * their per-service environment.
+   */
+  natsCredentials?: NatsCredentials;
+  /** ADRANK_NAMESPACE of the services (e.g. one a NATS configuration was written for); a random one by default. */
+  namespace?: string;
   /** Environment every service gets (e.g. OTEL_* to export traces); per-service options win. */
   env?: Record<string, string>;
   /** Extra environment of the gateway (e.g. RANK_TIMEOUT_MS). */
@@ -82,13 +94,15 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
  * `stop()` kills them, deletes the namespace's streams and drops the schema.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const namespace = `t${randomBytes(5).toString("hex")}`;
+  const namespace = options.namespace ?? `t${randomBytes(5).toString("hex")}`;
   const topo = topology(namespace);
   const database = options.database ?? (await createTestDatabase("e2e"));
   const databaseUrl = withSearchPath(database.connectionString, database.schema);
   const natsUrl = options.natsUrl ?? NATS_URL;
-  const nc = await connectToNats({ url: natsUrl, name: "e2e-harness" });
-  const common = { NATS_URL: natsUrl, DATABASE_URL: options.servicesDatabaseUrl?.(databaseUrl) ?? databaseUrl, ADRANK_NAMESPACE: namespace, LOG_LEVEL: options.logLevel ?? "info", ...options.env };
+  const nc = await connectToNats({ url: natsUrl, name: "e2e-harness", credentials: options.natsCredentials ?? {} });
+  const common = { NATS_URL: natsUrl, ADRANK_NAMESPACE: namespace, LOG_LEVEL: options.logLevel ?? "info", ...options.env };
+  /** The environment every process shares, with the DATABASE_URL of this one (options.env may still replace it). */
+  const envOf = (service: ReplicaService | "admin") => ({ DATABASE_URL: options.servicesDatabaseUrl?.(databaseUrl, service) ?? databaseUrl, ...common });
   const processes: ServiceProcess[] = [];
   const stack: Stack = {
     baseUrl: "",
@@ -101,7 +115,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     processes,
     async admin(...args) {
       try {
-        return await run(process.execPath, [ADMIN_CLI, ...args], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", ...common, LOG_LEVEL: "warn" }, timeout: 30_000 });
+        return await run(process.execPath, [ADMIN_CLI, ...args], { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", ...envOf("admin"), LOG_LEVEL: "warn" }, timeout: 30_000 });
       } catch (err) {
         const e = err as { stderr?: string; message: string };
         throw new Error(`admin ${args[0]} failed: ${e.stderr?.trim() || e.message}`, { cause: err });
@@ -138,7 +152,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           : service === "dashboard"
             ? { DASHBOARD_PORT: String(port), DASHBOARD_HOST: "127.0.0.1", GATEWAY_URL: stack.baseUrl }
             : { HEALTH_PORT: String(port), HEALTH_HOST: "127.0.0.1" };
-      const replica = new ServiceProcess(`${service}#${processes.filter((p) => p.name.startsWith(service)).length + 1}`, SERVICE_MAINS[service], { ...common, ...own, ...listen, ...env }, REPO_ROOT);
+      const replica = new ServiceProcess(`${service}#${processes.filter((p) => p.name.startsWith(service)).length + 1}`, SERVICE_MAINS[service], { ...envOf(service), ...own, ...listen, ...env }, REPO_ROOT);
       processes.push(replica);
       const baseUrl = `http://127.0.0.1:${port}`;
       await waitForReady(baseUrl, stack, 30_000, [replica]);
@@ -154,19 +168,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   try {
-    const ledger = new ServiceProcess("ledger", SERVICE_MAINS.ledger, { ...common, ...options.ledgerEnv }, REPO_ROOT);
+    const ledger = new ServiceProcess("ledger", SERVICE_MAINS.ledger, { ...envOf("ledger"), ...options.ledgerEnv }, REPO_ROOT);
     processes.push(ledger);
-    if (options.scorerEnv !== false) processes.push(new ServiceProcess("scorer", SERVICE_MAINS.scorer, { ...common, ...options.scorerEnv }, REPO_ROOT));
+    if (options.scorerEnv !== false) processes.push(new ServiceProcess("scorer", SERVICE_MAINS.scorer, { ...envOf("scorer"), ...options.scorerEnv }, REPO_ROOT));
     const voter = options.voterEnv !== false && existsSync(SERVICE_MAINS["panel-voter"]);
-    if (voter) processes.push(new ServiceProcess("panel-voter", SERVICE_MAINS["panel-voter"], { ...common, ...options.voterEnv }, REPO_ROOT));
+    if (voter) processes.push(new ServiceProcess("panel-voter", SERVICE_MAINS["panel-voter"], { ...envOf("panel-voter"), ...options.voterEnv }, REPO_ROOT));
     const refinement = options.refinementEnv !== false && existsSync(SERVICE_MAINS.refinement);
-    if (refinement) processes.push(new ServiceProcess("refinement", SERVICE_MAINS.refinement, { ...common, ...options.refinementEnv }, REPO_ROOT));
+    if (refinement) processes.push(new ServiceProcess("refinement", SERVICE_MAINS.refinement, { ...envOf("refinement"), ...options.refinementEnv }, REPO_ROOT));
     const port = await freePort();
-    processes.push(new ServiceProcess("gateway", SERVICE_MAINS.gateway, { ...common, PORT: String(port), HOST: "127.0.0.1", ...options.gatewayEnv }, REPO_ROOT));
+    processes.push(new ServiceProcess("gateway", SERVICE_MAINS.gateway, { ...envOf("gateway"), PORT: String(port), HOST: "127.0.0.1", ...options.gatewayEnv }, REPO_ROOT));
     stack.baseUrl = `http://127.0.0.1:${port}`;
     if (options.dashboardEnv) {
       const dashboardPort = await freePort();
-      processes.push(new ServiceProcess("dashboard", SERVICE_MAINS.dashboard, { ...common, DASHBOARD_PORT: String(dashboardPort), DASHBOARD_HOST: "127.0.0.1", GATEWAY_URL: stack.baseUrl, ...options.dashboardEnv }, REPO_ROOT));
+      processes.push(new ServiceProcess("dashboard", SERVICE_MAINS.dashboard, { ...envOf("dashboard"), DASHBOARD_PORT: String(dashboardPort), DASHBOARD_HOST: "127.0.0.1", GATEWAY_URL: stack.baseUrl, ...options.dashboardEnv }, REPO_ROOT));
       stack.dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
     }
     await waitForReady(stack.baseUrl, stack, 30_000);

@@ -18,6 +18,7 @@ export interface ComposeService {
   ports?: string[];
   command?: string[];
   user?: string;
+  volumes?: string[];
 }
 export interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -40,12 +41,15 @@ function interpolate(value: unknown, env: Record<string, string>): unknown {
 }
 
 function interpolateText(text: string, env: Record<string, string>): string {
-  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, colon?: string, def?: string, bare?: string) => {
+  return text.replace(/\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced?: string, colon?: string, op?: string, def?: string, bare?: string) => {
     if (whole === "$$") return "$";
     const name = (braced ?? bare)!;
     const set = env[name];
-    if (def === undefined) return set ?? "";
-    return set === undefined || (colon === ":" && set === "") ? def : set;
+    const missing = set === undefined || (colon === ":" && set === "");
+    // `${VAR:?message}`: compose refuses to start without VAR.
+    if (op === "?" && missing) throw new Error(`${name}: ${def || "required"}`);
+    if (op !== "-") return set ?? "";
+    return missing ? def! : set;
   });
 }
 

@@ -1,4 +1,5 @@
-export { connectToNats, type NatsConnection, type NatsOptions } from "./connect.ts";
+export { connectToNats, type NatsConnection, type NatsCredentials, type NatsOptions } from "./connect.ts";
+export { servicePermissions, inboxPrefix, NATS_USERS, type NatsUser, type SubjectPermissions, type PermissionOptions } from "./nats-permissions.ts";
 export { topology, assertSubjectToken, type Topology, type StreamSpec } from "./topology.ts";
 export { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 export { HEADERS } from "./headers.ts";

@@ -16,6 +16,8 @@ export interface Topology {
   /** Workers reply on plain NATS subjects; the gateway subscribes to the wildcard before publishing. */
   result(requestId: string, jobId: string): string;
   resultsWildcard(requestId: string): string;
+  /** Every request's results: what the services that publish or read results are allowed (nats-permissions.ts). */
+  resultsAll: string;
   ledgerAccount(accountId: string): string;
   ledgerAccountWildcard: string;
   /** Request-reply subjects the ledger answers, in queue group `ledgerQueue`. */
@@ -38,6 +40,7 @@ export function topology(namespace = ""): Topology {
     jobs: { score: s("jobs.score"), vote: s("jobs.vote"), refine: s("jobs.refine") },
     result: (requestId, jobId) => s(`results.${assertSubjectToken(requestId)}.${assertSubjectToken(jobId)}`),
     resultsWildcard: (requestId) => s(`results.${assertSubjectToken(requestId)}.>`),
+    resultsAll: s("results.>"),
     ledgerAccount: (accountId) => s(`ledger.acct.${assertSubjectToken(accountId)}`),
     ledgerAccountWildcard: s("ledger.acct.>"),
     ledgerRpc: { reserve: s("svc.ledger.reserve"), settle: s("svc.ledger.settle"), grant: s("svc.ledger.grant"), balance: s("svc.ledger.balance") },

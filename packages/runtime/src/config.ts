@@ -32,7 +32,19 @@ export function configOrExit<T>(load: () => T): T {
 
 /** Shared variables every service reads. */
 export const BaseEnv = z.object({
+  /** Comma-separated NATS servers; `tls://` ones require TLS (checked against NATS_TLS_CA, else the system's CAs). */
   NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  /**
+   * This process's NATS user and password (one user per service, each allowed only its own
+   * subjects: docs/deploy.md, "NATS users"). Empty: no authentication, as the local dev NATS.
+   */
+  NATS_USER: z.string().max(64).default(""),
+  NATS_PASSWORD: z.string().max(256).default(""),
+  /** CA certificate file (PEM) the NATS server's certificate is checked against; set, connections require TLS. */
+  NATS_TLS_CA: z.string().default(""),
+  /** Client certificate and key files (PEM), for a NATS server that verifies its clients (mutual TLS). */
+  NATS_TLS_CERT: z.string().default(""),
+  NATS_TLS_KEY: z.string().default(""),
   DATABASE_URL: z.string().default("postgres://postgres@127.0.0.1:5432/test"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

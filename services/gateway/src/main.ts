@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { createDb, schemaProblem } from "@adrank/db";
+import { createDb, schemaChangingRole, schemaProblem } from "@adrank/db";
 import { webhooksRepository } from "@adrank/db/repositories";
 import { createImageIntake } from "@adrank/images";
 import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, ensureStream, openImageStore, topology } from "@adrank/messaging";
-import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { configOrExit, createLogger, DEVELOPMENT_SECRETS_KEY_WARNING, loadConfig, onShutdown, secretsKeyOf, serveHealth, webhookSecretBox } from "@adrank/runtime";
 import { buildApp } from "./app.ts";
 import { createGatewayMetrics } from "./plugins/metrics.ts";
 import { GatewayEnv } from "./config.ts";
@@ -14,6 +14,9 @@ import { startWebhookDelivery } from "./webhooks/delivery-worker.ts";
 
 const config = configOrExit(() => loadConfig(GatewayEnv));
 const logger = createLogger("gateway", config.LOG_LEVEL);
+// The console seals the webhook signing secrets under the same key; deliveries are signed with them.
+const secretsKey = configOrExit(() => secretsKeyOf(config));
+if (secretsKey.development) logger.warn(DEVELOPMENT_SECRETS_KEY_WARNING);
 if (config.IMAGE_ALLOW_LOOPBACK) {
   logger.warn("IMAGE_ALLOW_LOOPBACK is set: image intake will fetch from loopback addresses. This is for tests only and must never be set in production.");
 }
@@ -29,8 +32,11 @@ if (schemaRefusal) {
   await db.destroy();
   process.exit(1);
 }
+// The gateway faces the internet: it should hold only its own table rights, never the migrate role.
+const roleWarning = await schemaChangingRole(db);
+if (roleWarning) logger.warn(roleWarning);
 
-const nc = await connectToNats({ url: config.NATS_URL, name: "gateway" });
+const nc = await connectToNats({ url: config.NATS_URL, name: "gateway", credentials: config });
 await ensureStream(await jetstreamManager(nc), topo.streams.jobs, config.JOBS_JETSTREAM_REPLICAS);
 const images = await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS });
 
@@ -58,7 +64,7 @@ const internal = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, {
 });
 logger.info({ address, namespace: topo.namespace }, "gateway listening");
 // Every gateway delivers webhooks; a lease per delivery keeps two from sending one at once.
-const webhooks = startWebhookDelivery({ repo: webhooksRepository(db), log: logger.child({ component: "webhooks" }), config });
+const webhooks = startWebhookDelivery({ repo: webhooksRepository(db, webhookSecretBox(secretsKey.key)), log: logger.child({ component: "webhooks" }), config });
 
 // In-flight rank requests may run to their limit; leave them that long to finish and settle.
 onShutdown(

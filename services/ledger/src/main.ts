@@ -1,5 +1,5 @@
 // The ledger service as a process: `node services/ledger/src/main.ts` (configuration in config.ts).
-import { assertSchemaCurrent, createDb, SchemaNotCurrentError } from "@adrank/db";
+import { assertSchemaCurrent, createDb, schemaChangingRole, SchemaNotCurrentError } from "@adrank/db";
 import { connectToNats, topology } from "@adrank/messaging";
 import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
 import { createMetrics } from "@adrank/telemetry";
@@ -13,7 +13,9 @@ try {
   const db = createDb({ connectionString: config.DATABASE_URL, applicationName: "adrank-ledger" });
   // The migrate step changes the schema; the ledger only checks it (the catch below says what to do).
   await assertSchemaCurrent(db);
-  const nc = await connectToNats({ url: config.NATS_URL, name: "ledger", noAsyncTraces: true });
+  const roleWarning = await schemaChangingRole(db);
+  if (roleWarning) logger.warn(roleWarning);
+  const nc = await connectToNats({ url: config.NATS_URL, name: "ledger", credentials: config, noAsyncTraces: true });
   const ledger = await startLedger({
     nc,
     db,
@@ -24,6 +26,7 @@ try {
     streamReplicas: config.LEDGER_JETSTREAM_REPLICAS,
     cacheSize: config.LEDGER_CACHE_ACCOUNTS,
     appendAttempts: config.LEDGER_APPEND_ATTEMPTS,
+    accountRateLimits: { scoring: config.LEDGER_ACCOUNT_RATE_LIMIT_SCORING, pairwise: config.LEDGER_ACCOUNT_RATE_LIMIT_PAIRWISE },
     projection: config.LEDGER_PROJECTION,
     rpc: config.LEDGER_RPC,
   });

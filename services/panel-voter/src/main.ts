@@ -25,7 +25,7 @@ const model = [...new Set(voters.map((v) => `${v.provider}:${v.model}`))].join("
 logger.info({ voters: model }, voters.length > 1 ? "mixed voter panel configured" : "voter model configured");
 
 const topo = topology(config.ADRANK_NAMESPACE);
-const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter" });
+const nc = await connectToNats({ url: config.NATS_URL, name: "panel-voter", credentials: config });
 const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.VOTER_IMAGE_CACHE_BYTES);
 
 const worker = await startJobWorker({

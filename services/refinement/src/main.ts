@@ -11,7 +11,7 @@ const logger = createLogger("refinement", config.LOG_LEVEL);
 const metrics = createMetrics("refinement");
 const panels = metrics.counter("adrank_panels_total", "Panels run, by where they came from and their status.", ["source", "status"]);
 const topo = topology(config.ADRANK_NAMESPACE);
-const nc = await connectToNats({ url: config.NATS_URL, name: "refinement" });
+const nc = await connectToNats({ url: config.NATS_URL, name: "refinement", credentials: config });
 
 const worker = await startJobWorker({
   nc,

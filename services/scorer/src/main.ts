@@ -31,7 +31,7 @@ const embedder = instrumentEmbedder(readiness.watchEmbedder(models.embedder), mo
 const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
 
 const topo = topology(config.ADRANK_NAMESPACE);
-const nc = await connectToNats({ url: config.NATS_URL, name: "scorer" });
+const nc = await connectToNats({ url: config.NATS_URL, name: "scorer", credentials: config });
 const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
 const handle = createScoreHandler({
   generators,

@@ -8,12 +8,14 @@ import { createLedgerClient } from "@adrank/ledger-client";
 import { connectToNats, topology, type NatsConnection } from "@adrank/messaging";
 import { BaseEnv, envInt, loadConfig } from "@adrank/runtime";
 import { accountsRepository } from "@adrank/db/repositories";
-import { apiKeysRepository } from "@adrank/db/repositories";
+import { apiKeysRepository, DEFAULT_MAX_ACTIVE_KEYS_PER_ACCOUNT } from "@adrank/db/repositories";
 import { AdminError, COMMANDS, usage } from "./commands.ts";
 
 const AdminEnv = BaseEnv.extend({
   ADRANK_NAMESPACE: z.string().regex(/^[A-Za-z0-9_-]*$/).default(""),
   LEDGER_TIMEOUT_MS: envInt(3_000, 100, 30_000),
+  /** Active API keys one account may hold; the console reads the same setting. */
+  MAX_ACTIVE_KEYS_PER_ACCOUNT: envInt(DEFAULT_MAX_ACTIVE_KEYS_PER_ACCOUNT, 1, 1_000),
 });
 
 const [name, ...rest] = process.argv.slice(2);
@@ -47,10 +49,10 @@ try {
   await command.run(
     {
       accounts: accountsRepository(db),
-      apiKeys: apiKeysRepository(db),
+      apiKeys: apiKeysRepository(db, { maxActiveKeys: config.MAX_ACTIVE_KEYS_PER_ACCOUNT }),
       async openLedger() {
         const topo = topology(config.ADRANK_NAMESPACE);
-        nc = await connectToNats({ url: config.NATS_URL, name: "adrank-admin" });
+        nc = await connectToNats({ url: config.NATS_URL, name: "adrank-admin", credentials: config });
         return createLedgerClient(nc, topo, { timeoutMs: config.LEDGER_TIMEOUT_MS });
       },
       randomBytes: (n) => randomBytes(n),

@@ -37,7 +37,7 @@ export async function openAdminConnections(name: string): Promise<{ deps: Mirror
   const url = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
   let nc;
   try {
-    nc = await connectToNats({ url, name });
+    nc = await connectToNats({ url, name, credentials: process.env });
   } catch (err) {
     return { error: `cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}` };
   }

@@ -31,7 +31,7 @@ async function main(): Promise<number> {
   }
   let nc;
   try {
-    nc = await connectToNats({ url, name: "ledger-grant-cli" });
+    nc = await connectToNats({ url, name: "ledger-grant-cli", credentials: process.env });
   } catch (err) {
     console.error(`cannot connect to NATS at ${url}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
