@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { CALIBRATION_MIN_OUTCOMES, CalibrationResponse } from "@adrank/contracts";
-import { consoleLimitsRepository, outcomesRepository, type NewOutcome } from "@adrank/db/repositories";
+import { outcomesRepository, type NewOutcome } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
 import { calibrationReport } from "@adrank/eval-stats";
-import { createLogger, createSecretBox, webhookSecretBox } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
-import { buildDashboard } from "../src/app.ts";
-import { createLimitCounters } from "../src/limit-counters.ts";
+import { buildTestConsole } from "./support/test-console.ts";
 import { CALIBRATION_POINTS_MAX } from "../src/routes/calibration.ts";
-import { createSignInLimiter } from "../src/sign-in-limiter.ts";
-import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
 
 // The console's calibration route on a real Postgres schema. Outcomes are written with the
 // gateway's own repository, as POST /api/v1/outcomes writes them.
@@ -22,21 +18,7 @@ let outcomes: ReturnType<typeof outcomesRepository>;
 beforeAll(async () => {
   database = await createTestDatabase("dashcal");
   outcomes = outcomesRepository(database.db);
-  const counters = createLimitCounters(consoleLimitsRepository(database.db));
-  app = await buildDashboard({
-    db: database.db,
-    ledger: { grant: async () => ({ ok: true, value: { available: 0 } }) as never, balance: async () => ({ ok: true, value: { available: 0 } }) as never },
-    ledgerStream: "LEDGER",
-    logger: createLogger("dashboard-test", "silent"),
-    box: createSecretBox("x".repeat(40), "playground-keys"),
-    webhookSecretBox: webhookSecretBox("k".repeat(40)),
-    signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
-    signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000 }),
-    gatewayUrl: "http://127.0.0.1:9",
-    signupCredits: 0,
-    sessionTtlMs: 3_600_000,
-    secureCookies: false,
-  });
+  app = await buildTestConsole(database.db);
 });
 afterAll(async () => {
   await app?.close();

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { consoleLimitsRepository, newDeliveryId, requestsRepository, webhooksRepository } from "@adrank/db/repositories";
+import { newDeliveryId, requestsRepository, webhooksRepository } from "@adrank/db/repositories";
 import { createTestDatabase, type TestDatabase } from "@adrank/db/testing";
-import { createLogger, createSecretBox, webhookSecretBox } from "@adrank/runtime";
+import { webhookSecretBox } from "@adrank/runtime";
 import type { FastifyInstance } from "fastify";
-import { buildDashboard } from "../src/app.ts";
-import { createLimitCounters } from "../src/limit-counters.ts";
-import { createSignInLimiter } from "../src/sign-in-limiter.ts";
-import { createSignUpLimiter } from "../src/sign-up-limiter.ts";
+import { buildTestConsole } from "./support/test-console.ts";
 
 // The console's request history and webhook routes on a real Postgres schema. Requests and
 // deliveries are written with the gateway's own repositories, as the gateway writes them.
@@ -23,21 +20,7 @@ beforeAll(async () => {
   database = await createTestDatabase("dashreq");
   requests = requestsRepository(database.db);
   webhooks = webhooksRepository(database.db, webhookBox);
-  const counters = createLimitCounters(consoleLimitsRepository(database.db));
-  app = await buildDashboard({
-    db: database.db,
-    ledger: { grant: async () => ({ ok: true, value: { available: 0 } }) as never, balance: async () => ({ ok: true, value: { available: 0 } }) as never },
-    ledgerStream: "LEDGER",
-    logger: createLogger("dashboard-test", "silent"),
-    box: createSecretBox("x".repeat(40), "playground-keys"),
-    webhookSecretBox: webhookBox,
-    signInLimiter: createSignInLimiter(counters, { maxFailures: 3, windowMs: 15 * 60_000 }),
-    signUpLimiter: createSignUpLimiter(counters, { perAddress: 100, global: 1_000, windowMs: 3_600_000 }),
-    gatewayUrl: "http://127.0.0.1:9",
-    signupCredits: 0,
-    sessionTtlMs: 3_600_000,
-    secureCookies: false,
-  });
+  app = await buildTestConsole(database.db, { webhookSecretBox: webhookBox });
 });
 afterAll(async () => {
   await app?.close();
