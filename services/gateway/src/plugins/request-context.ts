@@ -45,7 +45,8 @@ export default fp(
       let drained = 0;
       raw.on("data", (chunk: Buffer) => {
         drained += chunk.length;
-        if (drained > opts.drainLimitBytes) raw.socket.destroy();
+        // Destroying the request destroys its socket (and works on an injected request too).
+        if (drained > opts.drainLimitBytes) raw.destroy();
       });
     });
   },
