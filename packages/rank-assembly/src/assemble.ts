@@ -3,14 +3,8 @@ import type { RefinementOutcome } from "./refinement.ts";
 import type { RankPlan } from "./plan.ts";
 import type { AssetError, ScoredAsset } from "./scored-asset.ts";
 import { modelsUsedByRank } from "./models-used.ts";
+import type { Settlement } from "./settlement.ts";
 
-/** What the ledger confirmed when the request's reservation was settled. */
-export interface Settlement {
-  scoringEvaluations: number;
-  creditsUsed: number;
-  /** null when the balance is not known (the settlement could not be confirmed). */
-  creditsRemaining: number | null;
-}
 
 export interface AssembleInput {
   requestId: string;
@@ -38,7 +32,7 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       audience: plan.audienceName,
       assets_ranked: ordered.length,
       assets_failed: errors.length,
-      scoring_evaluations: settlement.scoringEvaluations,
+      scoring_evaluations: settlement.units,
       repetitions_per_evaluation: REPETITIONS_PER_EVALUATION,
       generator_samples_per_evaluation: GENERATOR_SAMPLES_PER_EVALUATION,
       close_pair_refinement: refinement.report,

@@ -1,5 +1,5 @@
 import type { PersonaInput } from "@adrank/bus-contracts";
-import type { ScoreLayer } from "@adrank/contracts";
+import type { Goal, ScoreLayer } from "@adrank/contracts";
 import { givenDemographics } from "./demographics.ts";
 import { effectivePlatform } from "./platform.ts";
 
@@ -11,7 +11,7 @@ export interface RankRequestInput {
     asset_type?: string | undefined;
     copy_context?: Readonly<Record<string, string>> | undefined;
   }>;
-  goal: string;
+  goal: Goal;
   asset_type: string;
   platform?: string | undefined;
   campaign_type?: string | undefined;
@@ -38,7 +38,7 @@ export interface AssetPlan {
 }
 
 export interface RankPlan {
-  goal: string;
+  goal: Goal;
   /** The request-level asset_type (the summary reports it). */
   assetType: string;
   /**
@@ -112,7 +112,7 @@ export function layersFor(asset: Pick<AssetPlan, "copy">, image: { hasVisualCont
  * const scoring: PersonaInput = { ...personaOf(request, audience), assetType: "Logo" };
  */
 export function personaOf(
-  request: { goal: string; platform?: string | null | undefined; campaign_type?: string | null | undefined },
+  request: { goal: Goal; platform?: string | null | undefined; campaign_type?: string | null | undefined },
   audience: ResolvedAudience,
 ): Omit<PersonaInput, "assetType"> {
   const hasPlatform = request.platform != null && request.platform.trim() !== "";

@@ -25,7 +25,7 @@ function assemble(p: ReturnType<typeof plan>, outcomes: AssetOutcome[], settleme
     plan: p,
     refinement: withoutRefinement(batch.scored),
     errors: batch.errors,
-    settlement: { scoringEvaluations: batch.billedEvaluations, creditsUsed: batch.billedEvaluations, creditsRemaining: 100, ...settlement },
+    settlement: { units: batch.billedEvaluations, creditsUsed: batch.billedEvaluations, creditsRemaining: 100, ...settlement },
   });
   // Every assembled body must satisfy the public contract's response schema.
   const checked = RankResponse.safeParse(response);
@@ -125,7 +125,7 @@ describe("assembleRankResponse", () => {
 
   it("answers a batch where every asset failed with empty ranked, every error, and nothing billed", () => {
     const p = plan([{ url: "a" }, { url: "b", copy_context: { adBody: "x" } }]);
-    const { response, batch } = assemble(p, [failed("no image"), failed("not an image")], { scoringEvaluations: 0, creditsUsed: 0, creditsRemaining: 10 });
+    const { response, batch } = assemble(p, [failed("no image"), failed("not an image")], { units: 0, creditsUsed: 0, creditsRemaining: 10 });
     expect(batch.billedEvaluations).toBe(0);
     expect(response.ranked).toEqual([]);
     expect(response.errors).toHaveLength(2);
@@ -141,7 +141,7 @@ describe("assembleRankResponse", () => {
 
   it("writes the summary from the plan and the settlement", () => {
     const p = plan([{ url: "a" }, { url: "b", copy_context: { adBody: "x" } }], { campaign_type: "stories" });
-    const { response, batch } = assemble(p, [imageOnly(3), withCopy(3.5, ok(3))], { scoringEvaluations: 3, creditsUsed: 3, creditsRemaining: 97 });
+    const { response, batch } = assemble(p, [imageOnly(3), withCopy(3.5, ok(3))], { units: 3, creditsUsed: 3, creditsRemaining: 97 });
     expect(batch.billedEvaluations).toBe(3);
     expect(response.summary).toEqual({
       goal: "click-through-rate",
@@ -180,7 +180,7 @@ describe("assembleRankResponse", () => {
       plan: p,
       refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] }, usage: [] },
       errors: batch.errors,
-      settlement: { scoringEvaluations: 2, creditsUsed: 2, creditsRemaining: null },
+      settlement: { units: 2, creditsUsed: 2, creditsRemaining: null },
     });
     expect(response.ranked.map((r) => [r.asset_id, r.score, r.score_before_refine, r.panel_outcome?.flipped])).toEqual([
       ["b", 3.2, 3.1, true],

@@ -15,7 +15,7 @@ import imageIntakePlugin from "./plugins/image-intake.ts";
 import ledgerPlugin, { type GatewayLedger } from "./plugins/ledger.ts";
 import metricsPlugin, { createGatewayMetrics, type GatewayMetrics } from "./plugins/metrics.ts";
 import requestContextPlugin from "./plugins/request-context.ts";
-import durablePlugin from "./plugins/durable.ts";
+import lifecyclePlugin from "./plugins/lifecycle.ts";
 import docsRoutes from "./routes/docs/index.ts";
 import healthRoutes from "./routes/health/index.ts";
 import openApiRoutes from "./routes/api/v1/openapi/index.ts";
@@ -58,8 +58,9 @@ export interface AppDeps {
 
 /**
  * The whole HTTP app in layers: fastify itself and its error handling, then the app plugins
- * (bus, db, ledger, image intake, auth), then the routes: each API operation in its own
- * folder under operations/ (route and run), health, docs and the OpenAPI document under routes/. main.ts
+ * (bus, db, ledger, image intake, auth, the request lifecycle), then the routes: each API
+ * operation in its own folder under operations/ (its route, and for a metered one the
+ * Operation the lifecycle runs), health, docs and the OpenAPI document under routes/. main.ts
  * opens the connections and hands them in; route tests build the same app and use `inject`.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -94,12 +95,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ledgerPlugin, { ledger: deps.ledger });
   await app.register(imageIntakePlugin, { intake: deps.intake });
   await app.register(authPlugin, { keyCacheTtlMs: deps.config.KEY_CACHE_TTL_MS, now, failures: abuse.authFailures, unauthenticatedBodyLimitBytes: abuse.unauthenticatedBodyLimitBytes });
-  await app.register(durablePlugin, {
+  await app.register(lifecyclePlugin, {
     config: {
       namespace: deps.bus.topo.namespace,
       leaseMs: deps.config.REQUEST_LEASE_MS ?? 15_000,
       keyTtlHours: IDEMPOTENCY_KEY_TTL_HOURS,
-      waitLimitMs: { rank: deps.config.RANK_TIMEOUT_MS, pairwise: deps.config.PAIRWISE_TIMEOUT_MS },
+      ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
       sweepMs: deps.config.ASYNC_SWEEP_MS ?? 2_000,
       maxBackgroundRuns: deps.config.MAX_BACKGROUND_REQUESTS ?? 16,
       retentionDays: deps.config.REQUEST_RETENTION_DAYS ?? REQUEST_RETENTION_DAYS,
@@ -120,18 +121,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rankRoutes, {
     prefix: "/api/v1/rank",
     timeoutMs: deps.config.RANK_TIMEOUT_MS,
-    ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
     assetConcurrency: deps.config.ASSET_CONCURRENCY,
     refiner: deps.refiner ?? createClosePairRefiner({ nc: deps.bus.nc, js: deps.bus.js, topo: deps.bus.topo, log: deps.logger, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
-    now,
   });
   await app.register(pairwiseRoutes, {
     prefix: "/api/v1/pairwise",
     timeoutMs: deps.config.PAIRWISE_TIMEOUT_MS,
-    ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
     presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS,
     imageConcurrency: deps.config.ASSET_CONCURRENCY,
-    now,
   });
   return app;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Fastify, { type FastifyInstance } from "fastify";
-import { buildOpenApiDocument } from "@adrank/contracts";
+import { buildOpenApiDocument } from "@adrank/api-docs";
 import docsRoutes from "../src/routes/docs/index.ts";
 
 // The docs page on its own (it needs no database or bus): what it loads, what it allows,

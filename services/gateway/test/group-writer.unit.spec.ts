@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createGroupWriter } from "../src/durable/group-writer.ts";
+import { createGroupWriter } from "../src/lifecycle/group-writer.ts";
 
 /** A write the test finishes by hand, recording what each call got. */
 function manualWrites(fails: (items: string[]) => boolean = () => false) {

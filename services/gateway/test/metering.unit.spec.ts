@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LedgerUnavailableError, type LedgerResult } from "@adrank/ledger-client";
 import type { SettleReply } from "@adrank/bus-contracts";
-import { refusalOf, reserveUsage, settleUsage, type MeteringLedger } from "../src/operations/shared/metering.ts";
+import { refusalOf, reserveUsage, settleUsage, type MeteringLedger } from "../src/lifecycle/metering.ts";
 import { MeteringUnavailableError, RateLimitedError } from "../src/errors/api-errors.ts";
 
 const lost = () => new LedgerUnavailableError("timeout", "ledger.settle", "the ledger did not answer in time");

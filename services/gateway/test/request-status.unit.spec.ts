@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RequestStatus } from "@adrank/contracts";
-import { requestStatusOf } from "../src/durable/request-status.ts";
+import { requestStatusOf } from "../src/lifecycle/request-status.ts";
 
 const view = {
   requestId: "7f3c2a91-5b6e-4d08-9c4a-1e2f8b7d6a35",

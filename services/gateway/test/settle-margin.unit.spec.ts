@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { jobIdOf } from "../src/operations/rank/evaluate-asset.ts";
 import { asSentence } from "../src/operations/shared/prepare-image.ts";
 import { validTraceparent } from "../src/http/traceparent.ts";
-import { settleMarginMs } from "../src/operations/shared/metered-request.ts";
+import { settleMarginMs } from "../src/lifecycle/metered-run.ts";
 
 describe("settleMarginMs", () => {
   it("keeps two ledger round trips and a little for settlement, at most a tenth of the limit", () => {

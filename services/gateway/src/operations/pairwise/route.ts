@@ -1,11 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { pairwiseWork, type PairwiseRouteOptions } from "./pairwise-work.ts";
+import { pairwiseOperation, type PairwiseOptions } from "./pairwise-operation.ts";
 
-export type { PairwiseRouteOptions };
-
-/** POST /api/v1/pairwise (operation compareCreativePairs): synchronous, idempotent with a key, or asynchronous (durable/). */
-export default async function pairwiseRoutes(app: FastifyInstance, opts: PairwiseRouteOptions) {
+/** POST /api/v1/pairwise (operation compareCreativePairs), run by the request lifecycle: plain, keyed or asynchronous. */
+export default async function pairwiseRoutes(app: FastifyInstance, opts: PairwiseOptions) {
   app.addHook("onRequest", app.authenticate);
-  app.durable.register("pairwise", pairwiseWork(app, opts));
-  app.post("/", (request, reply) => app.durable.serve(request, reply, "pairwise"));
+  app.post("/", app.lifecycle.route(pairwiseOperation(app, opts)));
 }

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { rankWork, type RankRouteOptions } from "./rank-work.ts";
+import { rankOperation, type RankOptions } from "./rank-operation.ts";
 
-export type { RankRouteOptions };
-
-/** POST /api/v1/rank (operation rankAssets): synchronous, idempotent with a key, or asynchronous (durable/). */
-export default async function rankRoutes(app: FastifyInstance, opts: RankRouteOptions) {
+/** POST /api/v1/rank (operation rankAssets), run by the request lifecycle: plain, keyed or asynchronous. */
+export default async function rankRoutes(app: FastifyInstance, opts: RankOptions) {
   app.addHook("onRequest", app.authenticate);
-  app.durable.register("rank", rankWork(app, opts));
-  app.post("/", (request, reply) => app.durable.serve(request, reply, "rank"));
+  app.post("/", app.lifecycle.route(rankOperation(app, opts)));
 }

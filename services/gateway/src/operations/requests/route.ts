@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { requestStatusOf } from "../../durable/request-status.ts";
-import { sendStored } from "../../durable/send-stored.ts";
+import { requestStatusOf } from "../../lifecycle/request-status.ts";
+import { sendStored } from "../../lifecycle/send-stored.ts";
 import { RequestNotFoundError } from "../../errors/api-errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 import scalarApiReference from "@scalar/fastify-api-reference";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { buildOpenApiDocument } from "@adrank/contracts";
+import { buildOpenApiDocument } from "@adrank/api-docs";
 import { DOCS_CONTENT_SECURITY_POLICY } from "./content-security-policy.ts";
 import { FAVICON_SVG } from "./favicon.ts";
 import { docsPage } from "./page.ts";

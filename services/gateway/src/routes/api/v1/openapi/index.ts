@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { buildOpenApiDocument } from "@adrank/contracts";
+import { buildOpenApiDocument } from "@adrank/api-docs";
 
 /** GET /api/v1/openapi.json: the machine-readable contract (OpenAPI 3.1, version 1.1.0). Public. */
 export default async function openApiRoutes(app: FastifyInstance) {

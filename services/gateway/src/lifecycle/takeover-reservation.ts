@@ -2,8 +2,9 @@ import type { TakenOver, RequestsRepository } from "@adrank/db/repositories";
 import { isLedgerUnavailable } from "@adrank/ledger-client";
 import { takeoverReservation, type PreviousReservation } from "@adrank/request-records";
 import { MeteringUnavailableError } from "../errors/api-errors.ts";
-import { refusalOf, reserveUsage, type MeteringLedger } from "../operations/shared/metering.ts";
-import type { DurableWork, WorkLogger } from "./work.ts";
+import { refusalOf, reserveUsage, type MeteringLedger } from "./metering.ts";
+import type { UsageKind } from "@adrank/contracts";
+import type { WorkLogger } from "./operation.ts";
 
 /**
  * The reservation a takeover works under. It asks the ledger to reserve the previous
@@ -15,11 +16,11 @@ export async function reserveForTakeover(
   ledger: MeteringLedger,
   repo: Pick<RequestsRepository, "setReservation">,
   t: TakenOver,
-  work: DurableWork,
+  usage: { kind: UsageKind; units: number },
   log: WorkLogger,
 ): Promise<{ reservationId: string; alreadyReserved: { windowRemaining: number }; free: boolean }> {
   const previousId = t.reservationId ?? t.requestId;
-  const ask = { kind: work.kind, accountId: t.accountId, keyId: t.keyId, units: work.units };
+  const ask = { kind: usage.kind, accountId: t.accountId, keyId: t.keyId, units: usage.units };
   let reply: Awaited<ReturnType<MeteringLedger["reserve"]>>;
   try {
     reply = await ledger.reserve({ ...ask, reservationId: previousId });
@@ -35,7 +36,7 @@ export async function reserveForTakeover(
   } else if (reply.rejection.type === "DuplicateReservation") {
     previous = reply.rejection.status;
   } else {
-    throw refusalOf(reply.rejection, work.kind);
+    throw refusalOf(reply.rejection, usage.kind);
   }
   const plan = takeoverReservation(t.requestId, t.attempt, previousId, previous);
   log.info({ requestId: t.requestId, attempt: t.attempt, previous, reservationId: plan.reservationId, billAgain: plan.billAgain }, "takeover reservation");

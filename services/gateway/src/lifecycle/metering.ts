@@ -1,7 +1,7 @@
 import type { ModelUsage } from "@adrank/bus-contracts";
 import type { UsageKind } from "@adrank/contracts";
 import { isLedgerUnavailable, type LedgerClient, type Rejection } from "@adrank/ledger-client";
-import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../../errors/api-errors.ts";
+import { InsufficientCreditsError, MeteringUnavailableError, RateLimitedError } from "../errors/api-errors.ts";
 
 /** The part of the ledger client metering uses. */
 export type MeteringLedger = Pick<LedgerClient, "reserve" | "settle">;

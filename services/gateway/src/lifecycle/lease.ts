@@ -1,5 +1,5 @@
 import type { RequestsRepository } from "@adrank/db/repositories";
-import type { WorkLogger } from "./work.ts";
+import type { WorkLogger } from "./operation.ts";
 
 export interface HeldLease {
   stop(): void;
