@@ -1,6 +1,7 @@
 // `npm run check:architecture`: fails when a workspace imports a higher layer, a pure
 // workspace imports something with I/O, a workspace imports another it does not declare,
-// or any source files import each other in a loop. Prints one line per finding.
+// any source files import each other in a loop, or two folders of one workspace import each
+// other (scripts/architecture/folder-cycles.ts). Prints one line per finding.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findViolations } from "./violations.ts";
@@ -12,4 +13,4 @@ if (violations.length > 0) {
   console.error(`\narchitecture: ${violations.length} finding(s); see docs/architecture.md for the layers`);
   process.exit(1);
 }
-console.log("architecture: no upward import, no impure dependency in a pure layer, no import loop");
+console.log("architecture: no upward import, no impure dependency in a pure layer, no import loop, no two folders importing each other");

@@ -1,3 +1,4 @@
+import { folderCycles } from "./folder-cycles.ts";
 import { importLoops, loadSources, loadWorkspaces, workspaceOf } from "./import-graph.ts";
 import { LAYERS, PURE_ALLOWED, type Layer } from "./layers.ts";
 
@@ -54,5 +55,9 @@ export function findViolations(root: string): string[] {
   }
 
   for (const loop of importLoops(files)) out.push(`import loop: ${loop.join(" → ")}`);
+  for (const { parent, folders, examples } of folderCycles(files)) {
+    const [forth, back] = examples.map(({ from, to }) => `${from.slice(parent.length + 1)} → ${to.slice(parent.length + 1)}`);
+    out.push(`${parent}: folders ${folders[0]}/ and ${folders[1]}/ import each other (${forth}; ${back})`);
+  }
   return out;
 }

@@ -65,4 +65,54 @@ describe("the architecture check", () => {
     );
     expect(found).toEqual(["import loop: services/gateway/src/app.ts → services/gateway/src/routes/rank.ts → services/gateway/src/routes/shared.ts"]);
   });
+
+  it("names two folders that import each other, type-only imports included, once with an import each way", () => {
+    const found = findViolations(
+      tree({
+        "services/gateway": {
+          files: {
+            "src/durable/requests.ts": 'import { meter } from "../operations/shared/metering.ts";\nexport const start = meter;\n',
+            "src/operations/shared/metering.ts": "export const meter = 1;\n",
+            "src/operations/rank/route.ts": 'import type { start } from "../../durable/requests.ts";\nexport const route = 1 as unknown as typeof start;\n',
+            "src/operations/rank/plan.ts": 'import { route } from "./route.ts";\nimport { meter } from "../shared/metering.ts";\nexport const plan = [route, meter];\n',
+          },
+        },
+      }),
+    );
+    expect(found).toEqual([
+      "services/gateway/src: folders durable/ and operations/ import each other (durable/requests.ts → operations/shared/metering.ts; operations/rank/route.ts → durable/requests.ts)",
+    ]);
+  });
+
+  it("names a pair of folders nested inside another folder at their own level", () => {
+    const found = findViolations(
+      tree({
+        "packages/cli": {
+          files: {
+            "src/commands/rank/run.ts": 'import { body } from "../requests/rank-body.ts";\nexport const run = body;\n',
+            "src/commands/requests/rank-body.ts": 'import { FLAGS } from "../rank/flags.ts";\nexport const body = FLAGS;\n',
+            "src/commands/rank/flags.ts": "export const FLAGS = {};\n",
+          },
+        },
+      }),
+    );
+    expect(found).toEqual(["packages/cli/src/commands: folders rank/ and requests/ import each other (rank/run.ts → requests/rank-body.ts; requests/rank-body.ts → rank/flags.ts)"]);
+  });
+
+  it("accepts a folder importing its own subfolders and back, and an import one way between two folders", () => {
+    const found = findViolations(
+      tree({
+        "services/gateway": {
+          files: {
+            "src/app.ts": 'import { rank } from "./routes/rank/index.ts";\nexport const app = rank;\n',
+            "src/config.ts": "export const config = {};\n",
+            "src/routes/rank/index.ts": 'import { handler } from "./handler/handle.ts";\nexport const rank = handler;\n',
+            "src/routes/rank/handler/handle.ts": 'import { config } from "../../../config.ts";\nimport { format } from "../../../lib/format.ts";\nexport const handler = [config, format];\n',
+            "src/lib/format.ts": "export const format = 1;\n",
+          },
+        },
+      }),
+    );
+    expect(found).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "node:util";
-import { audienceOf } from "../src/commands/audience-flags.ts";
+import { audienceOf } from "../src/requests/audience-from-flags.ts";
 import { createAudienceRequestOf } from "../src/requests/audience-request.ts";
 import { pairwiseRequestOf } from "../src/requests/pairwise-request.ts";
 import { rankRequestOf } from "../src/requests/rank-request.ts";

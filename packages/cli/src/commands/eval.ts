@@ -16,9 +16,10 @@ import { wantsColour } from "../models-note.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
 import { checkReportPath } from "../report-path.ts";
+import { audienceOf, type AudienceFlags } from "../requests/audience-from-flags.ts";
 import { clientOf, settingsFromEnv } from "../settings.ts";
 import { UsageError } from "../usage-error.ts";
-import { AUDIENCE_OPTIONS, audienceOf, type AudienceFlags } from "./audience-flags.ts";
+import { AUDIENCE_OPTIONS } from "./audience-flags.ts";
 
 export { EVAL_HELP } from "./eval-help.ts";
 

@@ -8,12 +8,13 @@ import { wantsColour } from "../models-note.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
 import { startProgress } from "../progress.ts";
+import { audienceOf } from "../requests/audience-from-flags.ts";
 import { pairwiseRequestOf } from "../requests/pairwise-request.ts";
 import { pairwiseOutput } from "../result-output.ts";
 import { clientOf, settingsFromEnv } from "../settings.ts";
 import { UsageError } from "../usage-error.ts";
 import { waitForRequest } from "../wait-for-request.ts";
-import { AUDIENCE_OPTIONS, audienceOf } from "./audience-flags.ts";
+import { AUDIENCE_OPTIONS } from "./audience-flags.ts";
 
 // The formatter moved beside ranked-table.ts so `adrank get` prints with it too.
 export { pairwiseLines } from "../pairwise-lines.ts";

@@ -12,12 +12,13 @@ import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
 import { startProgress } from "../progress.ts";
 import { checkReportPath } from "../report-path.ts";
+import { audienceOf } from "../requests/audience-from-flags.ts";
 import { rankRequestOf } from "../requests/rank-request.ts";
 import { rankOutput } from "../result-output.ts";
 import { clientOf, settingsFromEnv } from "../settings.ts";
 import { UsageError } from "../usage-error.ts";
 import { waitForRequest } from "../wait-for-request.ts";
-import { AUDIENCE_OPTIONS, audienceOf } from "./audience-flags.ts";
+import { AUDIENCE_OPTIONS } from "./audience-flags.ts";
 
 /** A list laid out in lines of at most 100 columns, each under the option descriptions. */
 const listed = (items: readonly string[]) => {

@@ -1,5 +1,5 @@
 import type { PairwiseInput } from "@adrank/sdk";
-import { audienceOf, type AudienceFlags } from "../commands/audience-flags.ts";
+import { audienceOf, type AudienceFlags } from "./audience-from-flags.ts";
 import type { ImageFile } from "../image-file.ts";
 import { UsageError } from "../usage-error.ts";
 

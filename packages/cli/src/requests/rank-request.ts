@@ -1,5 +1,5 @@
 import type { RankInput } from "@adrank/sdk";
-import { audienceOf, type AudienceFlags } from "../commands/audience-flags.ts";
+import { audienceOf, type AudienceFlags } from "./audience-from-flags.ts";
 import type { Copy } from "../copy-file.ts";
 import type { ImageFile } from "../image-file.ts";
 
