@@ -10,3 +10,5 @@ export { openResultJoin, type ResultJoin, type ResultJoinOptions, type JoinLogge
 export { publishJob } from "./publish-job.ts";
 export { answerPresence, askPresence } from "./presence.ts";
 export { createImageCache, type ImageCache } from "./image-cache.ts";
+export { workerServiceEnv, WorkerServiceEnv, type WorkerServiceConfig } from "./worker-service-env.ts";
+export { runWorkerService, workerPlan, type WorkerServiceDefinition, type WorkerServiceContext, type WorkerServicePlan, type WorkerServiceJob, type WorkerServiceIo } from "./worker-service.ts";

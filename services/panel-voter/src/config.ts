@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import { envInt, WorkerEnv } from "@adrank/runtime";
+import { envInt } from "@adrank/runtime";
+import { workerServiceEnv } from "@adrank/messaging";
 
-export const VoterEnv = WorkerEnv.extend({
+export const VoterEnv = workerServiceEnv({
   /** Votes one process casts at once; each is one voter model call with two images. At least 30, so the 6 panels of a refinement vote at once. */
   VOTER_CONCURRENCY: envInt(32, 1, 512),
   /** Redelivery delay after a worker stops signalling progress (it died). */
@@ -10,7 +11,5 @@ export const VoterEnv = WorkerEnv.extend({
   VOTER_MAX_DELIVER: envInt(2, 1, 20),
   /** Bytes of normalized images kept in memory, in front of the shared image store. */
   VOTER_IMAGE_CACHE_BYTES: envInt(64 * 1024 * 1024, 0),
-  /** Replicas (1–5) of the JOBS stream and the image bucket when this service creates them (3 in production). */
-  JOBS_JETSTREAM_REPLICAS: envInt(1, 1, 5),
 });
 export type VoterConfig = z.infer<typeof VoterEnv>;

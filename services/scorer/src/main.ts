@@ -1,73 +1,61 @@
 import { anchorSets } from "@adrank/ssr";
 import { createModelsReadiness, isModelError, modelsFromEnv, runStartupModelCheck } from "@adrank/models";
-import { connectToNats, createImageCache, openImageStore, startJobWorker, topology } from "@adrank/messaging";
+import { createImageCache, openImageStore, runWorkerService, workerPlan } from "@adrank/messaging";
 import { ScoreJob } from "@adrank/bus-contracts";
-import { createMetrics, instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
-import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from "@adrank/runtime";
+import { instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@adrank/telemetry";
 import { ScorerEnv } from "./config.ts";
 import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
 import { createScoreHandler, SCORE_EXHAUSTED_ERROR } from "./score-handler.ts";
 
-// A bad setting (sim models with ADRANK_ALLOW_SIM=false, say) stops the process with its message.
-const { config, models } = configOrExit(() => ({ config: loadConfig(ScorerEnv), models: modelsFromEnv(process.env) }));
-const logger = createLogger("scorer", config.LOG_LEVEL);
-for (const warning of models.warnings) logger.warn(warning);
-logger.info(
-  { generators: models.generators.map((g) => `${g.provider}:${g.model}`), embedder: `${models.embedder.provider}:${models.embedder.model}` },
-  "models configured",
-);
+await runWorkerService({
+  name: "scorer",
+  env: ScorerEnv,
+  // A bad setting (sim models with ADRANK_ALLOW_SIM=false, say) stops the process with its message.
+  settings: modelsFromEnv,
+  async start({ config, settings: models, logger, metrics, nc, topo }) {
+    for (const warning of models.warnings) logger.warn(warning);
+    logger.info(
+      { generators: models.generators.map((g) => `${g.provider}:${g.model}`), embedder: `${models.embedder.provider}:${models.embedder.model}` },
+      "models configured",
+    );
+    const modelCalls = modelCallInstruments(metrics);
+    const evaluations = metrics.counter("adrank_evaluations_total", "Scoring evaluations answered, by layer and outcome.", ["layer", "outcome"]);
+    const replacedSamples = metrics.counter("adrank_samples_replaced_total", "Generator samples that failed and were replaced by one fresh call, by error kind.", ["kind"]);
+    // A misconfigured model (wrong key, unknown model, refused parameter) is the operator's to fix: the log and /readyz say how.
+    const readiness = createModelsReadiness({
+      checkRequired: models.config.ADRANK_MODELS_CHECK_AT_START,
+      onMisconfigured: (model, fix) => logger.error({ model, fix }, "a model is misconfigured; customers see only that the model configuration failed"),
+    });
+    const generators = [instrumentGenerator(readiness.watchGenerator(models.generators[0]), modelCalls), instrumentGenerator(readiness.watchGenerator(models.generators[1]), modelCalls)] as const;
+    const embedder = instrumentEmbedder(readiness.watchEmbedder(models.embedder), modelCalls);
+    const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
 
-const metrics = createMetrics("scorer");
-const modelCalls = modelCallInstruments(metrics);
-const evaluations = metrics.counter("adrank_evaluations_total", "Scoring evaluations answered, by layer and outcome.", ["layer", "outcome"]);
-const replacedSamples = metrics.counter("adrank_samples_replaced_total", "Generator samples that failed and were replaced by one fresh call, by error kind.", ["kind"]);
-// A misconfigured model (wrong key, unknown model, refused parameter) is the operator's to fix: the log and /readyz say how.
-const readiness = createModelsReadiness({
-  checkRequired: models.config.ADRANK_MODELS_CHECK_AT_START,
-  onMisconfigured: (model, fix) => logger.error({ model, fix }, "a model is misconfigured; customers see only that the model configuration failed"),
-});
-const generators = [instrumentGenerator(readiness.watchGenerator(models.generators[0]), modelCalls), instrumentGenerator(readiness.watchGenerator(models.generators[1]), modelCalls)] as const;
-const embedder = instrumentEmbedder(readiness.watchEmbedder(models.embedder), modelCalls);
-const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
-
-const topo = topology(config.ADRANK_NAMESPACE);
-const nc = await connectToNats({ url: config.NATS_URL, name: "scorer", credentials: config });
-const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
-const handle = createScoreHandler({
-  generators,
-  embedder,
-  anchors: createAnchorEmbeddings(embedder, anchorSets),
-  loadImage: images.get,
-  onSampleReplaced: (err) => {
-    const kind = isModelError(err) ? err.kind : "error";
-    replacedSamples.inc({ kind });
-    logger.warn({ err }, "a generator sample failed; replacing it with one fresh call");
+    const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
+    const handle = createScoreHandler({
+      generators,
+      embedder,
+      anchors: createAnchorEmbeddings(embedder, anchorSets),
+      loadImage: images.get,
+      onSampleReplaced: (err) => {
+        const kind = isModelError(err) ? err.kind : "error";
+        replacedSamples.inc({ kind });
+        logger.warn({ err }, "a generator sample failed; replacing it with one fresh call");
+      },
+    });
+    return workerPlan({
+      job: {
+        kind: "score",
+        schema: ScoreJob,
+        concurrency: config.SCORER_CONCURRENCY,
+        ackWaitMs: config.SCORER_ACK_WAIT_MS,
+        maxDeliver: config.SCORER_MAX_DELIVER,
+        handle,
+        exhaustedError: SCORE_EXHAUSTED_ERROR,
+        onOutcome: (job, outcome) => evaluations.inc({ layer: job.layer, outcome: outcome.ok ? "ok" : "failed" }),
+      },
+      backlogHelp: "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).",
+      notReadyReason: () => readiness.notReadyReason(),
+      stopFirst: [{ name: "stop the model check", run: async () => stopModelCheck() }],
+    });
   },
 });
-
-const worker = await startJobWorker({
-  nc,
-  topo,
-  kind: "score",
-  service: "scorer",
-  schema: ScoreJob,
-  concurrency: config.SCORER_CONCURRENCY,
-  ackWaitMs: config.SCORER_ACK_WAIT_MS,
-  maxDeliver: config.SCORER_MAX_DELIVER,
-  streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
-  logger,
-  handle,
-  exhaustedError: SCORE_EXHAUSTED_ERROR,
-  onOutcome: (job, outcome) => evaluations.inc({ layer: job.layer, outcome: outcome.ok ? "ok" : "failed" }),
-});
-
-metrics.gaugeOnScrape("adrank_jobs_backlog", "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).", () => worker.backlog());
-const health = serveHealth(config.HEALTH_PORT, config.HEALTH_HOST, { notReadyReason: () => (nc.isClosed() ? "NATS connection closed" : readiness.notReadyReason()), routes: { "/metrics": () => metrics.render() } });
-
-onShutdown(logger, [
-  { name: "stop the model check", run: async () => stopModelCheck() },
-  { name: "stop taking jobs and finish those in hand", run: () => worker.stop() },
-  { name: "drain NATS", run: () => nc.drain() },
-  { name: "close health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
-]);
-logger.info({ namespace: topo.namespace, concurrency: config.SCORER_CONCURRENCY }, "scorer ready");
