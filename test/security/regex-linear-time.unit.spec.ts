@@ -304,7 +304,7 @@ describe("regular expressions on untrusted input take time linear in its length"
 //   messages matched against alternations of words (linear).
 // - services/gateway/src/errors/database-unavailable.ts, webhooks/deliver.ts, packages/images/src/fetch-https-image.ts,
 //   packages/messaging/*, services/ledger/*: error codes and messages of our own libraries and servers.
-// - packages/contracts/src/openapi/code-samples/*: run over the spec's own examples when the document is built.
+// - packages/api-docs/src/code-samples/*: run over the spec's own examples when the document is built.
 // - packages/cli/src/table-file.ts, data-uri-summary.ts, eval/image-source.ts, commands/get.ts, html-report.ts,
 //   eval/html/escape.ts: anchored or single-class patterns over the user's own files and arguments (linear).
 // - packages/sdk/src/cleartext-key.ts: the caller's own base URL.

@@ -13,7 +13,6 @@ export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/
 export { ErrorResponse, RateLimitedResponse } from "./errors/error-response.ts";
 export { validationError, badRequest, parseWith, type HttpError } from "./errors/validation-error.ts";
 export { formatFieldPath } from "./errors/field-path.ts";
-export { buildOpenApiDocument } from "./openapi/document.ts";
 export * from "./requests/index.ts";
 export * from "./outcomes/index.ts";
 export * from "./calibration/index.ts";

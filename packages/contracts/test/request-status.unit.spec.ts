@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { buildOpenApiDocument, RequestStatus } from "../src/index.ts";
+import { RequestStatus } from "../src/index.ts";
 
 // The status body of an asynchronous request (202 of POST, and of GET while it runs; 200 of
-// GET after it failed), checked with zod and with the JSON Schema the document publishes.
-
-const doc = buildOpenApiDocument() as { components: Record<string, unknown> };
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema({ $id: "doc", components: doc.components }, "doc");
-const documented = ajv.compile({ $ref: "doc#/components/schemas/RequestStatus" });
+// GET after it failed). packages/api-docs checks the same bodies against the published schema.
 
 const ID = "7f3c2a91-5b6e-4d08-9c4a-1e2f8b7d6a35";
 const accepted = {
@@ -55,17 +47,9 @@ const bad: Array<[string, Status]> = [
 describe("RequestStatus", () => {
   it.each(shapes)("accepts %s", (_name, body) => {
     expect(RequestStatus.safeParse(body).success).toBe(true);
-    expect(documented(body), JSON.stringify(documented.errors)).toBe(true);
   });
 
   it.each(bad)("refuses %s", (_name, body) => {
     expect(RequestStatus.safeParse(body).success).toBe(false);
-    expect(documented(body)).toBe(false);
-  });
-
-  it("describes each field a client reads", () => {
-    const schema = (doc.components as { schemas: Record<string, { properties: Record<string, { description?: string }>; required: string[] }> }).schemas.RequestStatus!;
-    expect(schema.required).toEqual(expect.arrayContaining(["object", "request_id", "operation", "status", "created_at", "finished_at", "progress", "result_url", "webhook", "error"]));
-    for (const field of ["status", "progress", "result_url", "webhook", "error"]) expect(schema.properties[field]!.description, field).toBeTruthy();
   });
 });

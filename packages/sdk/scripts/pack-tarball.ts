@@ -61,8 +61,7 @@ function rewriteImports(dist: string) {
 function checkImports(dist: string, dependencies: string[]) {
   const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
   const resolvable = (specifier: string) => specifier.startsWith(".") || specifier.startsWith("node:") || builtinModules.includes(specifier) || dependencies.includes(packageOf(specifier));
-  // TypeScript's own scanner finds the imports, so a code sample in a string (the contracts'
-  // OpenAPI samples import @adrank/sdk) is no finding.
+  // TypeScript's own scanner finds the imports, so an import written inside a string is no finding.
   const findings = filesUnder(dist).flatMap((file) =>
     ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.filter((i) => !resolvable(i.fileName)).map((i) => `${relative(dist, file)} imports ${i.fileName}`),
   );

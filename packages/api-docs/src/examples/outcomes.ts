@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RecordedOutcome, RecordOutcomesRequest, RecordOutcomesResponse } from "../../outcomes/outcomes.ts";
+import type { RecordedOutcome, RecordOutcomesRequest, RecordOutcomesResponse } from "@adrank/contracts";
 import type { Examples } from "./named-example.ts";
 import { rankResponseExamples } from "./rank.ts";
 

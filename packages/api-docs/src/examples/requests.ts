@@ -1,8 +1,5 @@
 import type { z } from "zod";
-import type { ErrorResponse } from "../../errors/error-response.ts";
-import type { PairwiseResponse } from "../../pairwise/pairwise-response.ts";
-import type { RankResponse } from "../../rank/rank-response.ts";
-import type { RequestStatus } from "../../requests/request-status.ts";
+import type { ErrorResponse, PairwiseResponse, RankResponse, RequestStatus } from "@adrank/contracts";
 import type { Examples, NamedExample } from "./named-example.ts";
 import { pairwiseResponseExamples } from "./pairwise.ts";
 import { rankResponseExamples } from "./rank.ts";

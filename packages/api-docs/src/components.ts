@@ -1,17 +1,12 @@
 import { z } from "zod";
-import { CreateAudienceRequest, AudienceList, SavedAudience } from "../audiences/audiences.ts";
-import { CopyContext } from "../common/copy-context.ts";
-import { Demographics, InlineAudience } from "../common/inline-audience.ts";
-import { ErrorResponse, RateLimitedResponse } from "../errors/error-response.ts";
-import { PairwiseAsset, PairwisePair, PairwiseRequest } from "../pairwise/pairwise-request.ts";
-import { PairwiseResult, PairwiseVote } from "../common/panel-result.ts";
-import { ModelsUsed } from "../common/models-used.ts";
-import { PairwiseResponse, PairwiseSummary } from "../pairwise/pairwise-response.ts";
-import { RequestStatus } from "../requests/request-status.ts";
-import { AssetInput, RankRequest } from "../rank/rank-request.ts";
-import { CalibrationGroup, CalibrationResponse, Estimate, MetricCalibration } from "../calibration/calibration.ts";
-import { OutcomeInput, RecordedOutcome, RecordOutcomesRequest, RecordOutcomesResponse } from "../outcomes/outcomes.ts";
-import { ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError, RankedAsset, RankResponse, RankSummary, ScoreDetails } from "../rank/rank-response.ts";
+import {
+  CreateAudienceRequest, AudienceList, SavedAudience, CopyContext, Demographics, InlineAudience, ErrorResponse,
+  RateLimitedResponse, PairwiseAsset, PairwisePair, PairwiseRequest, PairwiseResult, PairwiseVote, ModelsUsed,
+  PairwiseResponse, PairwiseSummary, RequestStatus, AssetInput, RankRequest, CalibrationGroup,
+  CalibrationResponse, Estimate, MetricCalibration, OutcomeInput, RecordedOutcome, RecordOutcomesRequest,
+  RecordOutcomesResponse, ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError,
+  RankedAsset, RankResponse, RankSummary, ScoreDetails,
+} from "@adrank/contracts";
 
 type Meta = { id: string };
 type JsonSchema = Record<string, unknown>;

@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { RankRequest } from "../../rank/rank-request.ts";
-import type { RankResponse } from "../../rank/rank-response.ts";
+import type { RankRequest, RankResponse } from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples } from "./named-example.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AudienceList, CreateAudienceRequest, SavedAudience } from "../../audiences/audiences.ts";
+import type { AudienceList, CreateAudienceRequest, SavedAudience } from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import type { Examples } from "./named-example.ts";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { InlineAudience } from "../../common/inline-audience.ts";
+import type { InlineAudience } from "@adrank/contracts";
 
 /** The persona every example judges for: the same in rank, pairwise and a saved audience. */
 export const TRAIL_RUNNERS = {

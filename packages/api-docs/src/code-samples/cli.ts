@@ -1,9 +1,5 @@
 import type { z } from "zod";
-import type { CreateAudienceRequest } from "../../audiences/audiences.ts";
-import type { RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
-import type { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
-import type { RankRequest } from "../../rank/rank-request.ts";
-import { DEMOGRAPHIC_VALUES } from "../../vocabulary.ts";
+import { DEMOGRAPHIC_VALUES, type CreateAudienceRequest, type RecordOutcomesRequest, type PairwiseRequest, type RankRequest } from "@adrank/contracts";
 import type { CodeSample } from "./code-sample.ts";
 import { shellQuote } from "./shell-quote.ts";
 

@@ -1,12 +1,9 @@
 import type { z } from "zod";
-import { CreateAudienceRequest } from "../../audiences/audiences.ts";
-import { CalibrationQuery } from "../../calibration/calibration.ts";
-import { validationError } from "../../errors/validation-error.ts";
-import type { ErrorResponse, RateLimitedResponse } from "../../errors/error-response.ts";
-import { OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, RecordOutcomesRequest } from "../../outcomes/outcomes.ts";
-import { PairwiseRequest } from "../../pairwise/pairwise-request.ts";
-import { RankRequest } from "../../rank/rank-request.ts";
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem } from "../../requests/idempotency-key.ts";
+import {
+  CreateAudienceRequest, CalibrationQuery, validationError, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT,
+  RecordOutcomesRequest, PairwiseRequest, RankRequest, IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem,
+  type ErrorResponse, type RateLimitedResponse,
+} from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples, NamedExample } from "./named-example.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { CALIBRATION_MIN_OUTCOMES, CALIBRATION_RESAMPLES, type CalibrationGroup, type CalibrationResponse } from "../../calibration/calibration.ts";
+import { CALIBRATION_MIN_OUTCOMES, CALIBRATION_RESAMPLES, type CalibrationGroup, type CalibrationResponse } from "@adrank/contracts";
 import type { Examples } from "./named-example.ts";
 import { EXAMPLE_METRIC } from "./outcomes.ts";
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import {
-  buildOpenApiDocument,
   ErrorResponse,
   IDEMPOTENCY_KEY_HEADER,
   idempotencyKeyProblem,
@@ -12,7 +11,8 @@ import {
   RankRequest,
   RankResponse,
   RequestStatus,
-} from "../src/index.ts";
+} from "@adrank/contracts";
+import { buildOpenApiDocument } from "../src/index.ts";
 
 // What the document says about durable requests (issue 18): the Idempotency-Key header, the
 // 202 of `async: true`, the 409 of a key whose request still runs, the 422s of keys and

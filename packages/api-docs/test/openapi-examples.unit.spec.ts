@@ -7,7 +7,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import {
   AudienceList,
-  buildOpenApiDocument,
   CalibrationResponse,
   CreateAudienceRequest,
   ErrorResponse,
@@ -20,7 +19,8 @@ import {
   RecordOutcomesResponse,
   RequestStatus,
   SavedAudience,
-} from "../src/index.ts";
+} from "@adrank/contracts";
+import { buildOpenApiDocument } from "../src/index.ts";
 
 // The docs page teaches by example: every example must be a body the service accepts (or
 // sends), and every code sample must send the example it sits next to.

@@ -1,5 +1,4 @@
-import { CALIBRATION_MIN_OUTCOMES } from "../../calibration/calibration.ts";
-import { REQUEST_RETENTION_DAYS } from "../../requests/idempotency-key.ts";
+import { CALIBRATION_MIN_OUTCOMES, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
 
 // How a customer finds out whether the scores predict their own results (issue 19), and
 // what the figures can and cannot tell them.

@@ -1,6 +1,4 @@
-import { CALIBRATION_OUTCOMES_READ_MAX } from "../../calibration/calibration.ts";
-import { OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT } from "../../outcomes/outcomes.ts";
-import { LIMITS } from "../../vocabulary.ts";
+import { CALIBRATION_OUTCOMES_READ_MAX, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, LIMITS } from "@adrank/contracts";
 
 // The spec's rate limit and its table of limits, in prose.
 

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import {
-  buildOpenApiDocument,
   CALIBRATION_MIN_OUTCOMES,
   CALIBRATION_RESAMPLES,
   CalibrationQuery,
@@ -18,7 +17,8 @@ import {
   RankResponse,
   RecordOutcomesRequest,
   RecordOutcomesResponse,
-} from "../src/index.ts";
+} from "@adrank/contracts";
+import { buildOpenApiDocument } from "../src/index.ts";
 
 // What the document says about outcomes and calibration (issue 19): the Evaluation tag and
 // its rules, getCalibration's query parameters, examples whose figures hang together, and

@@ -1,4 +1,4 @@
-import { REQUEST_RETENTION_DAYS } from "../../requests/idempotency-key.ts";
+import { REQUEST_RETENTION_DAYS } from "@adrank/contracts";
 
 // Requests that outlast a connection: the 202 flow, and fetching any result again by its id.
 

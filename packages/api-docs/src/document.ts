@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery } from "../calibration/calibration.ts";
-import { OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT, OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
+import {
+  CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT,
+  OUTCOMES_PER_REQUEST_MAX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS,
+  REQUEST_RETENTION_DAYS,
+} from "@adrank/contracts";
 import { componentSchemas } from "./components.ts";
 import { operationCodeSamples } from "./code-samples/operation-samples.ts";
 import { audienceListExamples, createAudienceRequestExamples, savedAudienceExamples } from "./examples/audiences.ts";
@@ -20,7 +23,6 @@ import {
   requestStillRunningExamples,
 } from "./examples/requests.ts";
 import { INTRODUCTION } from "./guide/introduction.ts";
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "../requests/idempotency-key.ts";
 import { TAG, TAGS } from "./tags.ts";
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

@@ -1,5 +1,4 @@
-import { CALIBRATION_MIN_OUTCOMES, CALIBRATION_RESAMPLES } from "../calibration/calibration.ts";
-import { OUTCOMES_PER_REQUEST_MAX } from "../outcomes/outcomes.ts";
+import { CALIBRATION_MIN_OUTCOMES, CALIBRATION_RESAMPLES, OUTCOMES_PER_REQUEST_MAX } from "@adrank/contracts";
 
 // The groups the docs page lists operations under, each with what a reader needs before
 // calling its operations: the rules of the spec that shape a request and its bill.

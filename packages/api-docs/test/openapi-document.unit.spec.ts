@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { buildOpenApiDocument, PairwiseResponse, RankResponse } from "../src/index.ts";
+import { PairwiseResponse, RankResponse } from "@adrank/contracts";
+import { buildOpenApiDocument } from "../src/index.ts";
 import { fullPairwiseResponse, fullRankResponse } from "./fixtures/responses.ts";
 
 type Doc = {

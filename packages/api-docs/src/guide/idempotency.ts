@@ -1,4 +1,4 @@
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS } from "../../requests/idempotency-key.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS } from "@adrank/contracts";
 
 // Retrying a POST safely: what an Idempotency-Key promises, and what it does not remember.
 
