@@ -5,7 +5,7 @@ import { RequestStatus } from "@adrank/contracts";
 import { buildOpenApiDocument } from "../src/index.ts";
 
 // The status body of an asynchronous request (202 of POST, and of GET while it runs; 200 of
-// GET after it failed), checked with zod and with the JSON Schema the document publishes.
+// GET after it failed), checked with zod (contracts' RequestStatus) and with the JSON Schema the document publishes.
 
 const doc = buildOpenApiDocument() as { components: Record<string, unknown> };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
