@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GOALS } from "@adrank/contracts";
 
 /** The persona inputs a worker needs. Demographics are as the caller gave them: the persona builder applies the defaults and says which they are. */
 export const PersonaInput = z.object({
@@ -7,7 +8,8 @@ export const PersonaInput = z.object({
     description: z.string().optional(),
     demographics: z.record(z.string(), z.string()),
   }),
-  goal: z.string(),
+  /** One of the contract's goals: a job with any other is refused where it is read, not rated as another goal. */
+  goal: z.enum(GOALS),
   /**
    * In a score job, the type of the one asset judged (its own asset_type, else the
    * request's). In a refine job, the rank request's asset_type; each refined asset carries

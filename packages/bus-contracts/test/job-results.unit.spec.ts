@@ -33,9 +33,11 @@ describe("job results on the bus", () => {
   });
 
   it("a job carries its request, its id and its deadline", () => {
-    const job = { requestId: ids.requestId, jobId: "j", deadline: 1, layer: "image-only", image: { ref: "a".repeat(64), mime: "image/png", width: 1, height: 1 }, copy: null, persona: { audience: { name: "n", demographics: {} }, goal: "g", assetType: "t", platform: null, campaignType: null } };
+    const job = { requestId: ids.requestId, jobId: "j", deadline: 1, layer: "image-only", image: { ref: "a".repeat(64), mime: "image/png", width: 1, height: 1 }, copy: null, persona: { audience: { name: "n", demographics: {} }, goal: "purchase-intent", assetType: "t", platform: null, campaignType: null } };
     expect(ScoreJob.safeParse(job).success).toBe(true);
     const { deadline: _d, ...withoutDeadline } = job;
     expect(ScoreJob.safeParse(withoutDeadline).success).toBe(false);
+    // A goal outside the contract would otherwise reach the prompts and the anchors unparsed.
+    expect(ScoreJob.safeParse({ ...job, persona: { ...job.persona, goal: "g" } }).success).toBe(false);
   });
 });

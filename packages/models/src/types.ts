@@ -1,3 +1,5 @@
+import type { Goal } from "@adrank/contracts";
+
 /** Image bytes as the adapters send them: already fetched, decoded and normalized upstream. */
 export interface ImageInput {
   bytes: Uint8Array;
@@ -13,7 +15,7 @@ export type CopyFields = Record<string, string>;
  */
 export interface SimHints {
   task: "rate" | "vote";
-  goal: string;
+  goal: Goal;
   assetType: string;
   platform: string | null;
   /** Copy of the rated ad; for a vote, the copy shared by both images when `copyPerImage` is absent. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Goal } from "@adrank/contracts";
 import { assessCreative, createSimEmbedder, SIM_EMBEDDING_DIMENSIONS, textStance } from "../src/index.ts";
 import { ratingText } from "../src/sim/answer-text.ts";
 
@@ -6,7 +7,7 @@ import { ratingText } from "../src/sim/answer-text.ts";
  * Graded first-person statements, level 1..5, written the way anchor sets are written
  * (varied wording, not the sim's own sentences).
  */
-const ANCHOR_SETS: Record<string, string[][]> = {
+const ANCHOR_SETS: Partial<Record<Goal, string[][]>> = {
   "purchase-intent": [
     ["I would definitely not buy this product.", "I probably wouldn't buy this product.", "I'm not sure if I would buy this product.", "I would probably buy this product.", "I would definitely buy this product."],
     ["There's no way I'd purchase this; it does nothing for me.", "I doubt I'd purchase this, it seems unlikely.", "I might purchase it, or I might not; I'm on the fence.", "I'd likely purchase this, it appeals to me.", "I'm certain I'd purchase this right away, I love it."],
@@ -68,7 +69,7 @@ describe("sim embedder", () => {
     expect(textStance("I doubt I would buy it.").value).toBeLessThan(-0.3);
   });
 
-  for (const goal of Object.keys(ANCHOR_SETS)) {
+  for (const goal of Object.keys(ANCHOR_SETS) as Goal[]) {
     it(`gives sim answers for ${goal} an SSR score that rises strictly with the sim's quality`, async () => {
       const sets = await Promise.all(ANCHOR_SETS[goal]!.map((set) => embedder.embed(set)));
       const assessment = assessCreative(stats, null, { goal, assetType: "Social Media Post", platform: null, demographics: {} });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Goal } from "@adrank/contracts";
 import { assessCreative, createImageStatsCache, createSimEmbedder, createSimGenerator, isModelError, measureImage, SAMPLE_JITTER, textStance, type CopyFields, type CreativeContext, type GenerateRequest, type ImageInput, type SimHints } from "../src/index.ts";
 import { targetStance } from "../src/sim/answer-text.ts";
 import { crispCreative, darkBlurred, degradedCreative, flatGrey, noisy } from "./support/test-images.ts";
@@ -179,6 +180,10 @@ describe("sim generator", () => {
     expect(isModelError(lonely) && lonely.kind).toBe("bad_response");
   });
 
+  it("refuses a goal outside the contract instead of judging it as another goal", async () => {
+    await expect(createSimGenerator().generate(rate([png(crisp)], { goal: "some-future-goal" as Goal }))).rejects.toThrow(/unknown goal "some-future-goal"/);
+  });
+
   it("stops at once when the request was cancelled", async () => {
     const controller = new AbortController();
     controller.abort();
@@ -188,7 +193,7 @@ describe("sim generator", () => {
 });
 
 describe("sim text says why in words, never with a number", () => {
-  const GOALS = ["purchase-intent", "click-through-rate", "trustworthiness", "scroll-stopping", "open-rate", "logo-professionalism", "some-future-goal"];
+  const GOALS: Goal[] = ["purchase-intent", "click-through-rate", "trustworthiness", "scroll-stopping", "open-rate", "logo-professionalism", "landing-page-conversion"];
   const PLATFORMS = [null, "tiktok", "instagram", "linkedin", "youtube", "google display"];
   const COPIES: Array<CopyFields | null> = [
     null,

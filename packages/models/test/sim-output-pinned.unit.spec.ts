@@ -31,7 +31,7 @@ function simFingerprint(): string {
   for (const action of ["buy this product", "click on this ad", "trust this brand"]) {
     for (const drivers of DRIVER_SETS) for (let i = 0; i <= 800; i++) add(composeStance(-1 + i / 400, action, drivers));
   }
-  for (const goal of ["purchase-intent", "click-through-rate", "trustworthiness", "scroll-stopping"]) {
+  for (const goal of ["purchase-intent", "click-through-rate", "trustworthiness", "scroll-stopping"] as const) {
     for (const [i, image] of IMAGES.entries()) {
       const copy = i === 1 ? null : COPY;
       const assessment = assessCreative(image, copy, { goal, assetType: "Social Media Post", platform: ["instagram", "tiktok", null][i]!, demographics: i === 2 ? { adSkepticism: "very-high" } : {} });

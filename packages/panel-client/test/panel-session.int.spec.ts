@@ -12,7 +12,7 @@ const silent = { info() {}, warn() {}, error() {} };
 const image = (fill: string): ImageRef => ({ ref: fill.repeat(64), mime: "image/png", width: 100, height: 100 });
 const persona: PersonaInput = {
   audience: { name: "Runners", demographics: {} },
-  goal: "conversion",
+  goal: "conversion-potential",
   assetType: "social-feed",
   platform: null,
   campaignType: null,

@@ -1,4 +1,4 @@
-import { GENERATORS_PER_REPETITION, REPETITIONS_PER_EVALUATION, type ScoreLayer } from "@adrank/contracts";
+import { GENERATORS_PER_REPETITION, REPETITIONS_PER_EVALUATION, type Goal, type ScoreLayer } from "@adrank/contracts";
 import { copyText } from "./copy-text.ts";
 import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
 import { goalQuestion } from "./goal-framing.ts";
@@ -9,7 +9,7 @@ export interface GeneratorPromptInput {
   layer: ScoreLayer;
   /** Normalized copy (preferred keys); never shown in the image-only layer. */
   copy: Readonly<Record<string, string>> | null;
-  goal: string;
+  goal: Goal;
   /** 0-based repetition of the evaluation (0..2). */
   repetition: number;
   /** 0-based generator of the repetition's pair (0..1): its seat, see `GENERATOR_SEATS`. */

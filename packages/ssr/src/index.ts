@@ -6,7 +6,8 @@ export { aggregateEvaluation, aggregateFromSimilarities, normalizedEntropy, popu
 export { planEvaluation } from "./evaluation-plan.ts";
 export { evaluationResult } from "./evaluation-result.ts";
 export { confidenceLabel, CONFIDENCE_THRESHOLDS } from "./confidence.ts";
-export { ANCHOR_SETS, DEFAULT_ANCHOR_GOAL, anchorSets } from "./anchors.ts";
+export { ANCHOR_SETS, anchorSets } from "./anchors.ts";
+export { GOAL_TABLE, goalKnowledge } from "./goals/goal-table.ts";
 export { DEMOGRAPHIC_DEFAULTS, DEMOGRAPHIC_FIELDS, describeDemographic } from "./demographics.ts";
 export { buildPersona, DEFAULT_MARK } from "./persona.ts";
 export { resolvePlacement, PLATFORM_FRAMING, CAMPAIGN_PLATFORM } from "./placement.ts";
@@ -24,7 +25,7 @@ export type { AggregateScore, RepetitionSamples } from "./aggregate.ts";
 export type { EvaluationPlan, EvaluationPlanInput, PlannedGeneratorCall } from "./evaluation-plan.ts";
 export type { EvaluationResult } from "./evaluation-result.ts";
 export type { ConfidenceLabel, ConfidenceSignals } from "./confidence.ts";
-export type { AnchorSet } from "./anchors.ts";
+export type { AnchorSet, GoalFraming, GoalKnowledge, SimGoalProfile, VisualWeights } from "./goals/goal-knowledge.ts";
 export type { DemographicField } from "./demographics.ts";
 export type { Persona, PersonaInputLike } from "./persona.ts";
 export type { Placement } from "./placement.ts";

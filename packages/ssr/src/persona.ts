@@ -1,3 +1,4 @@
+import type { Goal } from "@adrank/contracts";
 import { assetTypeFraming } from "./asset-framing.ts";
 import { DEMOGRAPHIC_DEFAULTS, DEMOGRAPHIC_FIELDS, DEMOGRAPHIC_LABELS, describeDemographic, isDemographicField, type DemographicField } from "./demographics.ts";
 import { fenceUntrusted, quoteUntrusted } from "./fence.ts";
@@ -16,7 +17,7 @@ export interface PersonaInputLike {
      */
     defaulted?: readonly string[] | undefined;
   };
-  goal: string;
+  goal: Goal;
   /**
    * The type of the one creative a scoring persona judges; null when it was not stated. A
    * panel's persona has none: the vote prompt frames each image by its own type.

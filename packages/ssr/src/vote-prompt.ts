@@ -1,3 +1,4 @@
+import type { Goal } from "@adrank/contracts";
 import { pairTypeFraming } from "./asset-framing.ts";
 import { copyText } from "./copy-text.ts";
 import { fenceUntrusted, FENCE_RULE } from "./fence.ts";
@@ -8,7 +9,7 @@ import type { Persona } from "./persona.ts";
 export interface VotePromptInput {
   /** Who votes and where they meet the images; its `assetFraming` is not used. */
   persona: Persona;
-  goal: string;
+  goal: Goal;
   /** The asset type of Image 1 and of Image 2, in presentation order; null when not stated. */
   assetTypes: readonly [string | null, string | null];
   /** Copy of the image presented first ("Image 1"), if it runs with copy. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GOALS } from "@adrank/contracts";
+import { GOALS, type Goal } from "@adrank/contracts";
 import { ANCHOR_SETS, anchorSets } from "../src/index.ts";
 
 // The grading words each level is written with (see anchors.ts).
@@ -44,7 +44,7 @@ describe("anchor sets", () => {
   });
 
   it("are written for their goal", () => {
-    const text = (goal: string) => anchorSets(goal).flat().join(" ").toLowerCase();
+    const text = (goal: Goal) => anchorSets(goal).flat().join(" ").toLowerCase();
     expect(text("open-rate")).toMatch(/email|inbox/);
     expect(text("scroll-stopping")).toMatch(/scroll/);
     expect(text("logo-versatility")).toMatch(/icon/);
@@ -56,9 +56,9 @@ describe("anchor sets", () => {
     expect(text("brand-recognition")).toMatch(/remember|recall|recognise/);
   });
 
-  it("falls back to purchase intent for a goal without sets, including inherited property names", () => {
-    expect(anchorSets("brand-new-goal")).toEqual(anchorSets("purchase-intent"));
-    expect(anchorSets("constructor")).toEqual(anchorSets("purchase-intent"));
+  it("refuses a goal outside the contract, including inherited property names, instead of rating it as another goal", () => {
+    expect(() => anchorSets("brand-new-goal" as Goal)).toThrow(/unknown goal "brand-new-goal"/);
+    expect(() => anchorSets("constructor" as Goal)).toThrow(/unknown goal "constructor"/);
   });
 
   it("hands out copies, so a caller cannot change the table", () => {

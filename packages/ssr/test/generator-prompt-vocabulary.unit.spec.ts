@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ASSET_TYPES, DEMOGRAPHIC_VALUES, ScoreLayer } from "@adrank/contracts";
-import { ANCHOR_SETS, buildGeneratorPrompt, buildPersona, CAMPAIGN_PLATFORM, FENCE_RULE, PLATFORM_FRAMING, type Persona, type PersonaInputLike } from "../src/index.ts";
+import { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, ScoreLayer } from "@adrank/contracts";
+import { buildGeneratorPrompt, buildPersona, CAMPAIGN_PLATFORM, FENCE_RULE, PLATFORM_FRAMING, type Persona, type PersonaInputLike } from "../src/index.ts";
 import { anchorStatements, derivedStancePhrases, HAND_STANCE_PHRASES } from "./anchor-vocabulary.ts";
 
 // The generator prompt must not hand the persona the anchors' wording: an answer that echoes
@@ -63,7 +63,7 @@ describe("generator prompts carry no anchor vocabulary", () => {
     const checked = new Map<string, ReturnType<typeof leaks>>();
     const check = (text: string) => checked.get(text) ?? checked.set(text, [...leaks(text, statements), ...leaks(text, phrases)]).get(text)!;
     let prompts = 0;
-    for (const goal of Object.keys(ANCHOR_SETS)) {
+    for (const goal of GOALS) {
       for (const layer of ScoreLayer.options) {
         for (const generatorIndex of [0, 1]) {
           for (const [label, persona] of personas) {

@@ -1,14 +1,17 @@
+import type { PersonaInput } from "@adrank/bus-contracts";
 import type { Embedder } from "@adrank/models";
+
+type Goal = PersonaInput["goal"];
 
 /**
  * Anchor statements never change for a given embedding model, so each goal's sets are
  * embedded once per process and reused by every evaluation.
  */
-export function createAnchorEmbeddings(embedder: Embedder, anchorSets: (goal: string) => string[][]) {
+export function createAnchorEmbeddings(embedder: Embedder, anchorSets: (goal: Goal) => string[][]) {
   const cache = new Map<string, Promise<number[][][]>>();
   return {
     /** Per reference set, the 5 anchor vectors (level 1..5). */
-    forGoal(goal: string, signal?: AbortSignal): Promise<number[][][]> {
+    forGoal(goal: Goal, signal?: AbortSignal): Promise<number[][][]> {
       const key = `${embedder.provider}:${embedder.model}:${goal}`;
       let entry = cache.get(key);
       if (!entry) {

@@ -15,7 +15,8 @@ import { evaluate } from "../src/evaluate.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../../../examples/ads/", import.meta.url));
 const EXAMPLE_NAMES = ["spring-sale.png", "summer-launch.png", "autumn-promo.png"] as const;
-const GOALS = Object.keys(ANCHOR_SETS);
+type Goal = ScoreJob["persona"]["goal"];
+const GOALS = Object.keys(ANCHOR_SETS) as Goal[];
 
 /** The scorer's offline models, as the service wires them; a fresh set shares no state with another. */
 function simModels() {
@@ -27,9 +28,9 @@ function simModels() {
 const models = simModels();
 
 /** The default persona of a goal: a named audience with no demographics, a social post, no placement. */
-const persona = (goal: string): ScoreJob["persona"] => ({ audience: { name: "Trail runners", demographics: {} }, goal, assetType: "Social Media Post", platform: null, campaignType: null });
+const persona = (goal: Goal): ScoreJob["persona"] => ({ audience: { name: "Trail runners", demographics: {} }, goal, assetType: "Social Media Post", platform: null, campaignType: null });
 
-async function score(bytes: Uint8Array, goal = "purchase-intent", deps = models): Promise<Evaluation> {
+async function score(bytes: Uint8Array, goal: Goal = "purchase-intent", deps = models): Promise<Evaluation> {
   const ref = createHash("sha256").update(bytes).digest("hex");
   const job: ScoreJob = {
     requestId: "0b6f3c52-7a1d-4e8b-9c2f-5d4e3a2b1c0d",
@@ -44,7 +45,7 @@ async function score(bytes: Uint8Array, goal = "purchase-intent", deps = models)
 }
 
 /** The sim's own reading of the pixels, before any wording: what the score should track. */
-const assessedQ = async (bytes: Uint8Array, goal = "purchase-intent") => assessCreative(await measureImage(bytes), null, { goal, assetType: "Social Media Post", platform: null, demographics: {} }).q;
+const assessedQ = async (bytes: Uint8Array, goal: Goal = "purchase-intent") => assessCreative(await measureImage(bytes), null, { goal, assetType: "Social Media Post", platform: null, demographics: {} }).q;
 
 /** Spearman's rank correlation, average ranks for ties. */
 function spearman(xs: number[], ys: number[]): number {

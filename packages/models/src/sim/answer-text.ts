@@ -1,3 +1,4 @@
+import type { Goal } from "@adrank/contracts";
 import type { CopyFields } from "../types.ts";
 import type { Assessment } from "./creative-quality.ts";
 import { goalProfile } from "./goal-profile.ts";
@@ -22,7 +23,7 @@ export function targetStance(q: number): number {
  * The stance part of a rating: a graded verdict and reactions to the main drivers whose mix
  * follows q in small steps (stance-wording.ts). Words only: no number is ever stated.
  */
-export function stanceSentences(q: number, assessment: Assessment, goal: string): string {
+export function stanceSentences(q: number, assessment: Assessment, goal: Goal): string {
   return composeStance(targetStance(q), goalProfile(goal).action, assessment.drivers).join(" ");
 }
 
@@ -45,7 +46,7 @@ function productLine(copy: CopyFields | null): string {
 const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** What drives the reaction, in words: what helps and what holds the creative back. */
-export function rationaleLine(assessment: Assessment, goal: string): string {
+export function rationaleLine(assessment: Assessment, goal: Goal): string {
   const label = goalProfile(goal).label;
   const main = assessment.drivers.slice(0, 2);
   const helps = main.filter((d) => d.tone > 0).map((d) => d.text);
@@ -60,13 +61,13 @@ export function rationaleLine(assessment: Assessment, goal: string): string {
  * A first-person rating in graded language, a note that it is simulated, then exactly two
  * closing lines `RATIONALE: …` and `PRODUCT: …`. No line states a number about quality.
  */
-export function ratingText(q: number, assessment: Assessment, goal: string, copy: CopyFields | null): string {
+export function ratingText(q: number, assessment: Assessment, goal: Goal, copy: CopyFields | null): string {
   const lines = [stanceSentences(q, assessment, goal), personaLine(assessment.harshness), SIMULATED_NOTE, rationaleLine(assessment, goal), productLine(copy)];
   return lines.filter((l): l is string => l !== null).join("\n");
 }
 
 /** A comparison of two creatives in words, ending in exactly `WINNER: 1` or `WINNER: 2`. */
-export function voteText(winner: 1 | 2, first: Assessment, second: Assessment, goal: string): string {
+export function voteText(winner: 1 | 2, first: Assessment, second: Assessment, goal: Goal): string {
   const describe = (a: Assessment) => joinObservations(a.observations) || "nothing in particular stands out";
   return [
     `Comparing the two for ${goalProfile(goal).label}: in the first image, ${describe(first)}; in the second image, ${describe(second)}.`,

@@ -1,6 +1,8 @@
+import type { Goal } from "@adrank/contracts";
+import type { VisualWeights } from "@adrank/ssr";
 import type { CopyFields } from "../types.ts";
 import { copySignals, type CopySignals } from "./copy-signals.ts";
-import { goalProfile, type VisualWeights } from "./goal-profile.ts";
+import { goalProfile } from "./goal-profile.ts";
 import type { ImageStats } from "./image-stats.ts";
 import { personaHarshness } from "./persona-harshness.ts";
 import { aspectFit, type AspectFit } from "./platform-fit.ts";
@@ -10,7 +12,7 @@ import type { Driver } from "./stance-wording.ts";
 export type VisualScores = Record<keyof VisualWeights, number>;
 
 export interface CreativeContext {
-  goal: string;
+  goal: Goal;
   assetType: string;
   platform: string | null;
   demographics: Record<string, string>;
