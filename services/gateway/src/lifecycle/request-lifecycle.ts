@@ -72,8 +72,7 @@ export function createRequestLifecycle(deps: LifecycleDeps) {
       ...(prepared.webhookUrl !== undefined ? { webhookUrl: prepared.webhookUrl } : {}),
       ...(queued ? { queued: true } : {}),
     };
-    const repeat = await claimRequest(ctx, operation, prepared, row, idempotencyKey, request, reply, traceparent);
-    if (repeat) return repeat;
+    if ((await claimRequest(ctx, operation, prepared, row, idempotencyKey, request, reply, traceparent)) === "answered") return reply;
 
     // Awaited, not returned: the slot is held until the run is tracked.
     if (acceptedBody !== undefined) return await acceptAsync(ctx, background, operation, prepared, { request, reply, acceptedBody, queued, traceparent });
