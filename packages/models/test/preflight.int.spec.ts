@@ -101,7 +101,8 @@ describe("the preflight check: one minimal real call per configured model", () =
     expect(bad.stderr).toMatch(/ADRANK_GENERATORS: must name exactly two generators/);
     expect((await cli({}, "verify")).code).toBe(2);
     expect((await cli({}, "check", "--role", "judges")).stderr).toMatch(/--role must be generators, embedder or voters/);
-  });
+    // Three processes of about a second each when idle: the 5 s default is too tight while CI runs other workspaces' tests.
+  }, 30_000);
 
   it("prints the capability table that docs/models.md holds", async () => {
     const table = await cli({}, "table");
