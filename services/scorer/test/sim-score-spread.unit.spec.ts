@@ -172,8 +172,7 @@ beforeAll(async () => {
     left.delete(pick);
     return pick;
   });
-  // Rendering and assessing the pool takes about 3 s alone, over 10 s when CI runs the fault suites beside it.
-}, 60_000);
+});
 
 const twoDecimals = (x: number) => x.toFixed(2);
 
