@@ -78,6 +78,11 @@ export async function buildDashboard(deps: DashboardDeps): Promise<FastifyInstan
     }
     const problem = csrfProblem({ method: request.method, sessionToken: request.user?.csrfToken ?? null, headerToken: request.headers["x-csrf-token"] as string | undefined, origin: request.headers.origin, host: request.headers.host });
     if (problem) return refuse(403, { error: problem });
+    // A declared length over the route's limit is refused here too, like every refusal above:
+    // refused by the body parser instead, the connection could close while the client was still
+    // sending, and under load the client saw a reset rather than the 413.
+    const limit = request.routeOptions.bodyLimit ?? deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+    if (Number(request.headers["content-length"]) > limit) return refuse(413, { error: bodyTooLarge(limit) });
   });
 
   app.setErrorHandler((err: { statusCode?: number; message: string }, request, reply) => {
