@@ -115,7 +115,7 @@ async function floor(client: NatsConnection, namespace: string, samples: number)
   return figures("transport floor", latencies, seconds, 0);
 }
 
-/** The account window raised out of the way: the bench measures appends, and its hot account spreads over many keys. */
+/** The account windows (units, requests, fetches) raised out of the way: the bench measures appends, and its hot account spreads over many keys. */
 const BENCH_ACCOUNT_LIMIT = 1_000_000;
 
 async function main(): Promise<void> {
@@ -129,7 +129,15 @@ async function main(): Promise<void> {
   try {
     if (args["in-process"]) {
       const nc = await connectToNats({ url: NATS_URL, name: "ledger-bench-replica" });
-      inProcess = { nc, ledger: await startLedger({ nc, db: tdb.db, topo, logger: silentLogger, accountRateLimits: { scoring: BENCH_ACCOUNT_LIMIT, pairwise: BENCH_ACCOUNT_LIMIT } }) };
+      const ledger = await startLedger({
+        nc,
+        db: tdb.db,
+        topo,
+        logger: silentLogger,
+        accountRateLimits: { scoring: BENCH_ACCOUNT_LIMIT, pairwise: BENCH_ACCOUNT_LIMIT },
+        accountRequestLimits: { requests: BENCH_ACCOUNT_LIMIT, fetches: BENCH_ACCOUNT_LIMIT },
+      });
+      inProcess = { nc, ledger };
     } else {
       const sep = tdb.connectionString.includes("?") ? "&" : "?";
       const start = (extra: Record<string, string>) =>
@@ -141,6 +149,8 @@ async function main(): Promise<void> {
             ADRANK_NAMESPACE: topo.namespace,
             LOG_LEVEL: "warn",
             LEDGER_ACCOUNT_RATE_LIMIT_SCORING: String(BENCH_ACCOUNT_LIMIT),
+            LEDGER_ACCOUNT_REQUEST_LIMIT: String(BENCH_ACCOUNT_LIMIT),
+            LEDGER_ACCOUNT_FETCH_LIMIT: String(BENCH_ACCOUNT_LIMIT),
             ...extra,
           },
           stdio: ["ignore", "inherit", "inherit"],

@@ -20,6 +20,11 @@ export const ReserveRequest = z.object({
   reservationId: Token,
   kind: UsageKind,
   units: z.number().int().positive(),
+  /**
+   * Image URLs the request makes the gateway fetch: counted in the account's fetch window at
+   * reservation time and never given back. Absent is 0 (callers from before it existed).
+   */
+  fetches: z.number().int().min(0).max(1000).optional(),
 });
 export type ReserveRequest = z.infer<typeof ReserveRequest>;
 
@@ -78,8 +83,16 @@ const Status = z.enum(["open", "settled", "expired"]);
 /** The details each rejection code carries. */
 export const REJECTION_DETAILS = {
   insufficient_credits: z.object({ available: z.number().int(), required: Count }),
-  // `window`: which window refused; a ledger from before the account window sent none, and only had the key's.
-  rate_limited: z.object({ kind: UsageKind, window: z.enum(["key", "account"]).default("key"), limit: Count, retryAfter: z.number().int().min(1), resetAt: Count, remaining: Count }),
+  // `window`: which window refused (the key's or account's units, the account's requests or its image fetches; `limit` is in
+  // that window's measure); a ledger from before the account window sent none, and only had the key's.
+  rate_limited: z.object({
+    kind: UsageKind,
+    window: z.enum(["key", "account", "requests", "fetches"]).default("key"),
+    limit: Count,
+    retryAfter: z.number().int().min(1),
+    resetAt: Count,
+    remaining: Count,
+  }),
   already_settled: z.object({ reservationId: z.string(), unitsUsed: Count }),
   unknown_reservation: z.object({ reservationId: z.string() }),
   reservation_expired: z.object({ reservationId: z.string(), expiredAt: Count }),

@@ -16,7 +16,11 @@ export interface LedgerClientOptions {
 }
 
 export interface LedgerClient {
-  /** Holds `units` credits and window units for one request (402 / 429 come back as rejections). */
+  /**
+   * Holds `units` credits and window units for one request, and counts it with its `fetches`
+   * (image URLs it makes the gateway fetch) in the account's request and fetch windows, which
+   * no settle gives back (402 / 429 come back as rejections).
+   */
   reserve(req: ReserveRequest): Promise<LedgerResult<ReserveReply>>;
   /**
    * Charges `unitsUsed` of a reservation and releases the rest, and records `modelUsage` (calls
@@ -35,7 +39,7 @@ export interface LedgerClient {
  *
  * @example
  * const ledger = createLedgerClient(nc, topology(ns));
- * const r = await ledger.reserve({ accountId, keyId, reservationId: requestId, kind: "scoring", units: 4 });
+ * const r = await ledger.reserve({ accountId, keyId, reservationId: requestId, kind: "scoring", units: 4, fetches: 4 });
  * if (!r.ok && r.rejection.type === "RateLimited") reply.header("Retry-After", String(r.rejection.retryAfter));
  */
 export function createLedgerClient(nc: Pick<NatsConnection, "request">, topo: Topology, { timeoutMs = 2_000 }: LedgerClientOptions = {}): LedgerClient {

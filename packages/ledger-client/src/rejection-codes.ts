@@ -1,4 +1,4 @@
-import type { Rejection } from "@adrank/ledger-domain";
+import type { RateLimited, Rejection } from "@adrank/ledger-domain";
 import { REJECTION_DETAILS as details, type RejectionCode, type RpcError } from "@adrank/bus-contracts";
 
 // Rejections of the ledger domain to and from the RpcError the ledger answers with.
@@ -15,7 +15,7 @@ function describe(r: Rejection): [RejectionCode, string] {
     case "InsufficientCredits":
       return ["insufficient_credits", `insufficient credits: ${r.required} required, ${r.available} available`];
     case "RateLimited":
-      return ["rate_limited", `rate limit of ${r.limit} ${r.kind} units per minute ${r.window === "account" ? "for the account's keys together" : "per key"} reached: retry in ${r.retryAfter} s`];
+      return ["rate_limited", `${rateLimitReached(r)}: retry in ${r.retryAfter} s`];
     case "AlreadySettled":
       return ["already_settled", `reservation ${r.reservationId} was already settled with ${r.unitsUsed} units`];
     case "UnknownReservation":
@@ -35,6 +35,23 @@ function describe(r: Rejection): [RejectionCode, string] {
     default: {
       const unknown: never = r;
       throw new Error(`unknown rejection ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function rateLimitReached(r: RateLimited): string {
+  switch (r.window) {
+    case "key":
+      return `rate limit of ${r.limit} ${r.kind} units per minute per key reached`;
+    case "account":
+      return `rate limit of ${r.limit} ${r.kind} units per minute for the account's keys together reached`;
+    case "requests":
+      return `request limit of ${r.limit} requests per minute for the account reached`;
+    case "fetches":
+      return `image fetch limit of ${r.limit} image URLs per minute for the account reached`;
+    default: {
+      const unknown: never = r.window;
+      throw new Error(`unknown rate window ${JSON.stringify(unknown)}`);
     }
   }
 }

@@ -49,6 +49,14 @@ describe("rejections on the wire", () => {
     expect(rpcErrorToRejection(older)).toEqual(every[1]);
   });
 
+  it("names the account's request and fetch windows, in their own measures", () => {
+    const requests = { type: "RateLimited", kind: "scoring", window: "requests", limit: 240, retryAfter: 36, resetAt: 1_795_000_036, remaining: 60 } as const;
+    const fetches = { type: "RateLimited", kind: "pairwise", window: "fetches", limit: 600, retryAfter: 30, resetAt: 1_795_000_030, remaining: 60 } as const;
+    expect(rejectionToRpcError(requests).message).toBe("request limit of 240 requests per minute for the account reached: retry in 36 s");
+    expect(rejectionToRpcError(fetches).message).toBe("image fetch limit of 600 image URLs per minute for the account reached: retry in 30 s");
+    for (const r of [requests, fetches]) expect(rpcErrorToRejection(JSON.parse(JSON.stringify(rejectionToRpcError(r))))).toEqual(r);
+  });
+
   it("is not a rejection when the ledger failed, and refuses malformed details", () => {
     expect(rpcErrorToRejection({ code: "internal", message: "boom" })).toBeNull();
     expect(rpcErrorToRejection({ code: "unavailable", message: "busy" })).toBeNull();

@@ -1,9 +1,10 @@
 import { closedGet } from "./closed-index.ts";
 import { USAGE_KINDS, type LedgerEvent, type ModelUsage, type UsageKind } from "./events.ts";
-import { ACCOUNT_RATE_LIMITS, MAX_CREDITS_PER_GRANT, RATE_LIMITS, type AccountRateLimits } from "./limits.ts";
+import { ACCOUNT_RATE_LIMITS, ACCOUNT_REQUEST_LIMITS, MAX_CREDITS_PER_GRANT, MAX_FETCHES_PER_RESERVATION, RATE_LIMITS, type AccountRateLimits, type AccountRequestLimits } from "./limits.ts";
 import { normalizeModelUsage } from "./model-usage.ts";
 import { availableCredits, windowRemaining } from "./queries.ts";
 import type { RateLimited, RateWindow, Rejection } from "./rejections.ts";
+import { fetchesFitAt, requestFitsAt } from "./request-window.ts";
 import type { AccountState } from "./state.ts";
 import { accountEntries, windowKey, windowVerdict } from "./window.ts";
 
@@ -21,6 +22,8 @@ export interface ReserveUsage {
   keyId: string;
   kind: UsageKind;
   units: number;
+  /** Image URLs the request makes the gateway fetch (the fetch window); absent is 0, as from callers that predate it. */
+  fetches?: number;
 }
 
 export interface SettleUsage {
@@ -44,19 +47,26 @@ export type Decision = { events: LedgerEvent[] } | { rejection: Rejection };
 
 /**
  * Decides one command against an account's state at `now` (epoch ms). Pure: the clock, the
- * ids and the account window's limits (the ledger's configuration) come in; nothing is read
- * or changed. The limits only shape decisions, never the state, so replay needs none.
+ * ids and the account windows' limits (the ledger's configuration: units per kind, requests
+ * and fetches) come in; nothing is read or changed. The limits only shape decisions, never
+ * the state, so replay needs none.
  *
  * @example
  * const d = decide({ type: "GrantCredits", grantId: "g1", credits: 100 }, initialState(), Date.now());
  * if ("events" in d) state = d.events.reduce(evolve, state);
  */
-export function decide(command: LedgerCommand, state: AccountState, now: number, accountLimits: AccountRateLimits = ACCOUNT_RATE_LIMITS): Decision {
+export function decide(
+  command: LedgerCommand,
+  state: AccountState,
+  now: number,
+  accountLimits: AccountRateLimits = ACCOUNT_RATE_LIMITS,
+  requestLimits: AccountRequestLimits = ACCOUNT_REQUEST_LIMITS,
+): Decision {
   switch (command.type) {
     case "GrantCredits":
       return grant(command, state, now);
     case "ReserveUsage":
-      return reserve(command, state, now, accountLimits);
+      return reserve(command, state, now, accountLimits, requestLimits);
     case "SettleUsage":
       return settle(command, state, now);
     case "ExpireReservation":
@@ -80,13 +90,17 @@ function grant(c: GrantCredits, state: AccountState, now: number): Decision {
   return { events: [{ type: "CreditsGranted", grantId: c.grantId, credits: c.credits, ...(c.reason ? { reason: c.reason } : {}), at: now }] };
 }
 
-function reserve(c: ReserveUsage, state: AccountState, now: number, accountLimits: AccountRateLimits): Decision {
+function reserve(c: ReserveUsage, state: AccountState, now: number, accountLimits: AccountRateLimits, requestLimits: AccountRequestLimits): Decision {
   if (!isId(c.reservationId)) return invalid("reservationId must be a non-empty string");
   if (!isId(c.keyId)) return invalid("keyId must be a non-empty string");
   if (!USAGE_KINDS.includes(c.kind)) return invalid(`kind must be one of ${USAGE_KINDS.join(", ")}`);
   const limit = Math.min(RATE_LIMITS[c.kind], accountLimits[c.kind]);
   // More units than a window holds could never be admitted: that is a malformed request, not a 429.
   if (!isCount(c.units, 1, limit)) return invalid(`units must be an integer from 1 to ${limit}`);
+  // Likewise more fetches than the fetch window holds.
+  const maxFetches = Math.min(MAX_FETCHES_PER_RESERVATION, requestLimits.fetches);
+  const fetches = c.fetches ?? 0;
+  if (!isCount(fetches, 0, maxFetches)) return invalid(`fetches must be an integer from 0 to ${maxFetches}`);
 
   const open = state.open.get(c.reservationId);
   const closed = open ? undefined : closedGet(state.closed, c.reservationId);
@@ -96,26 +110,30 @@ function reserve(c: ReserveUsage, state: AccountState, now: number, accountLimit
   const available = availableCredits(state);
   if (available < c.units) return { rejection: { type: "InsufficientCredits", available: Math.max(0, available), required: c.units } };
 
-  const limited = rateLimited(c, state, now, accountLimits);
+  const limited = rateLimited(c, fetches, state, now, accountLimits, requestLimits);
   if (limited) return { rejection: limited };
-  return { events: [{ type: "UsageReserved", reservationId: c.reservationId, keyId: c.keyId, kind: c.kind, units: c.units, at: now }] };
+  // `fetches` only when there are some, so events of callers that send none stay as they were.
+  return { events: [{ type: "UsageReserved", reservationId: c.reservationId, keyId: c.keyId, kind: c.kind, units: c.units, ...(fetches > 0 ? { fetches } : {}), at: now }] };
 }
 
 /**
- * The reservation must fit the key's window and the account's (all its keys together). When
- * one is full, retryAfter is when it has room; when both are, when the later of the two has
- * (the request needs both), and that window is named.
+ * The reservation must fit every window it weighs on: the key's units, the account's units
+ * (all its keys together), the account's requests and, when it fetches any, the account's
+ * fetches. When one is full, retryAfter is when it has room; when several are, when the last
+ * of them has (the request needs all), and that window is named.
  */
-function rateLimited(c: ReserveUsage, state: AccountState, now: number, accountLimits: AccountRateLimits): RateLimited | null {
-  const windows = [
-    { window: "key", limit: RATE_LIMITS[c.kind], entries: state.windows.get(windowKey(c.kind, c.keyId)) },
-    { window: "account", limit: accountLimits[c.kind], entries: accountEntries(state.windows, c.kind) },
-  ] as const;
+function rateLimited(c: ReserveUsage, fetches: number, state: AccountState, now: number, accountLimits: AccountRateLimits, requestLimits: AccountRequestLimits): RateLimited | null {
+  const keyLimit = RATE_LIMITS[c.kind];
+  const windows: Array<{ window: RateWindow; limit: number; fitsAt: number | null }> = [
+    { window: "key", limit: keyLimit, fitsAt: windowVerdict(state.windows.get(windowKey(c.kind, c.keyId)), c.units, keyLimit, now).fitsAt },
+    { window: "account", limit: accountLimits[c.kind], fitsAt: windowVerdict(accountEntries(state.windows, c.kind), c.units, accountLimits[c.kind], now).fitsAt },
+    { window: "requests", limit: requestLimits.requests, fitsAt: requestFitsAt(state.requests, requestLimits.requests, now) },
+    { window: "fetches", limit: requestLimits.fetches, fitsAt: fetchesFitAt(state.requests, fetches, requestLimits.fetches, now) },
+  ];
   let refused: { window: RateWindow; limit: number; fitsAt: number } | null = null;
-  for (const w of windows) {
-    const { fitsAt } = windowVerdict(w.entries, c.units, w.limit, now);
-    // Strictly later: on a tie the key's window is named, as it was before the account's existed.
-    if (fitsAt !== null && (refused === null || fitsAt > refused.fitsAt)) refused = { window: w.window, limit: w.limit, fitsAt };
+  for (const { window, limit, fitsAt } of windows) {
+    // Strictly later: on a tie the earlier window in the list is named (the key's first, as before the others existed).
+    if (fitsAt !== null && (refused === null || fitsAt > refused.fitsAt)) refused = { window, limit, fitsAt };
   }
   if (refused === null) return null;
   return {

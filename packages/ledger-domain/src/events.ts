@@ -23,6 +23,8 @@ export interface UsageReserved {
   keyId: string;
   kind: UsageKind;
   units: number;
+  /** Image URLs the request makes the gateway fetch; written only when above 0, so it is absent from older events (read as 0). */
+  fetches?: number;
   at: number;
 }
 

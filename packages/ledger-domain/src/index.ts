@@ -18,5 +18,17 @@ export type {
   DuplicateGrant,
   InvalidCommand,
 } from "./rejections.ts";
-export { WINDOW_MS, OPEN_RESERVATION_RETRY_MS, RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AccountRateLimits, CLOSED_RESERVATION_MEMORY_MS, WINDOW_RETENTION_MS, MAX_CREDITS_PER_GRANT } from "./limits.ts";
+export {
+  WINDOW_MS,
+  OPEN_RESERVATION_RETRY_MS,
+  RATE_LIMITS,
+  ACCOUNT_RATE_LIMITS,
+  type AccountRateLimits,
+  ACCOUNT_REQUEST_LIMITS,
+  type AccountRequestLimits,
+  MAX_FETCHES_PER_RESERVATION,
+  CLOSED_RESERVATION_MEMORY_MS,
+  WINDOW_RETENTION_MS,
+  MAX_CREDITS_PER_GRANT,
+} from "./limits.ts";
 export { closedGet, closedSize, type ClosedReservation } from "./closed-index.ts";

@@ -29,6 +29,28 @@ export type AccountRateLimits = Readonly<Record<UsageKind, number>>;
  */
 export const ACCOUNT_RATE_LIMITS: AccountRateLimits = { scoring: 180, pairwise: 180 };
 
+/** Requests, and the image URLs they make the gateway fetch, that all keys of one account may make together in any trailing window. */
+export interface AccountRequestLimits {
+  /** Reservations admitted, whatever they are later settled for (0 included). */
+  readonly requests: number;
+  /** Image URLs those reservations said they would fetch. */
+  readonly fetches: number;
+}
+
+/**
+ * The default request and fetch windows (the ledger's LEDGER_ACCOUNT_REQUEST_LIMIT /
+ * LEDGER_ACCOUNT_FETCH_LIMIT override them). The unit windows count only what is charged, so
+ * a request that costs nothing (every asset failed intake) took no room and could be repeated
+ * without end, each one making the gateway fetch up to 20 URLs of the caller's choosing.
+ * 240 requests a minute (4 a second) is far above any script's honest use of an API of 1 to
+ * 20 assets a request, yet bounds them; 600 fetches (30 requests of 20 URLs) caps the
+ * fetches an attacker can make us do.
+ */
+export const ACCOUNT_REQUEST_LIMITS: AccountRequestLimits = { requests: 240, fetches: 600 };
+
+/** Upper bound of one reservation's fetches, as the RPC contract has it: the fetch limit normally binds first. */
+export const MAX_FETCHES_PER_RESERVATION = 1_000;
+
 /**
  * Window entries are dropped once they are this much older than the newest event of the
  * account. The slack above WINDOW_MS keeps an entry while a replica whose clock lags the

@@ -10,18 +10,21 @@ export interface InsufficientCredits {
   required: number;
 }
 
-/** Which rate window refused: the key's own, or the one all keys of the account share. */
-export type RateWindow = "key" | "account";
+/**
+ * Which rate window refused: the key's units, the units all keys of the account share, the
+ * account's requests (counted whatever they cost), or the image fetches those requests make.
+ */
+export type RateWindow = "key" | "account" | "requests" | "fetches";
 
 export interface RateLimited {
   type: "RateLimited";
   kind: UsageKind;
-  /** The window that refused; when both are full, the one that frees last (the request waits for both). */
+  /** The window that refused; when several are full, the one that frees last (the request waits for all). */
   window: RateWindow;
-  /** That window's limit. */
+  /** That window's limit: units for "key" and "account", requests for "requests", image URLs for "fetches". */
   limit: number;
   /**
-   * Whole seconds (>= 1) until enough units may have freed for this request to fit: exact
+   * Whole seconds (>= 1) until enough room may have freed for this request to fit: exact
    * when settled units are in the way; a lower bound when open reservations are (see
    * earliestFreeAt in window.ts).
    */

@@ -1,6 +1,7 @@
 import { closedAdd, closedPrune, emptyClosedIndex, type ClosedIndex } from "./closed-index.ts";
 import type { LedgerEvent, UsageKind } from "./events.ts";
 import { CLOSED_RESERVATION_MEMORY_MS, WINDOW_MS, WINDOW_RETENTION_MS } from "./limits.ts";
+import { pruneRequests, recordRequest, type RequestWindow } from "./request-window.ts";
 import { pruneEntries, windowKey, type WindowEntry, type Windows } from "./window.ts";
 
 export interface OpenReservation {
@@ -28,6 +29,8 @@ export interface AccountState {
   grants: ReadonlyMap<string, number>;
   /** Rate windows per kind and key; see window.ts. */
   windows: Windows;
+  /** Every reservation of the account's last minute or so, settled or not; see request-window.ts. */
+  requests: RequestWindow;
   /** Newest event time seen: the clock that pruning follows, so replay prunes identically. */
   latestAt: number;
   /** When every window was last pruned (event time). */
@@ -42,6 +45,7 @@ export const initialState = (): AccountState => ({
   closed: emptyClosedIndex,
   grants: new Map(),
   windows: new Map(),
+  requests: [],
   latestAt: 0,
   windowsPrunedAt: 0,
 });
@@ -64,6 +68,7 @@ function apply(state: AccountState, event: LedgerEvent): AccountState {
         reserved: state.reserved + units,
         open: new Map(state.open).set(reservationId, { reservationId, keyId, kind, units, reservedAt: at }),
         windows: new Map(state.windows).set(key, entries),
+        requests: recordRequest(state.requests, { at, fetches: event.fetches ?? 0 }),
       };
     }
     case "UsageSettled":
@@ -120,6 +125,7 @@ function reweigh(windows: Windows, key: string, reservationId: string, units: nu
  */
 function maintain(state: AccountState, latestAt: number): AccountState {
   let windows = state.windows;
+  let requests = state.requests;
   let windowsPrunedAt = state.windowsPrunedAt;
   if (latestAt - windowsPrunedAt >= WINDOW_MS) {
     const cutoff = latestAt - WINDOW_RETENTION_MS;
@@ -129,8 +135,9 @@ function maintain(state: AccountState, latestAt: number): AccountState {
       if (kept) pruned.set(key, kept);
     }
     windows = pruned;
+    requests = pruneRequests(requests, cutoff);
     windowsPrunedAt = latestAt;
   }
   const closed = closedPrune(state.closed, latestAt - CLOSED_RESERVATION_MEMORY_MS);
-  return { ...state, windows, windowsPrunedAt, closed, latestAt };
+  return { ...state, windows, requests, windowsPrunedAt, closed, latestAt };
 }

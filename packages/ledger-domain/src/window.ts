@@ -18,6 +18,9 @@ export interface WindowEntry {
 
 export type Windows = ReadonlyMap<string, readonly WindowEntry[]>;
 
+/** What the window arithmetic reads of an entry; the request and fetch windows (request-window.ts) weigh theirs the same way. */
+export type WeighedEntry = Pick<WindowEntry, "at" | "units" | "open">;
+
 // The kind contains no ":", so the key cannot collide whatever the key id holds.
 export const windowKey = (kind: UsageKind, keyId: string): string => `${kind}:${keyId}`;
 
@@ -34,10 +37,10 @@ export function accountEntries(windows: Windows, kind: UsageKind): WindowEntry[]
 }
 
 /** Whether the entry counts at `now`. Entries stamped after `now` (a writer with a clock ahead) count too. */
-const counts = (e: WindowEntry, now: number): boolean => e.units > 0 && (e.open || e.at > now - WINDOW_MS);
+const counts = (e: WeighedEntry, now: number): boolean => e.units > 0 && (e.open || e.at > now - WINDOW_MS);
 
 /** Entries still counted at `now`. */
-export function entriesInWindow(entries: readonly WindowEntry[] | undefined, now: number): WindowEntry[] {
+export function entriesInWindow<E extends WeighedEntry>(entries: readonly E[] | undefined, now: number): E[] {
   return (entries ?? []).filter((e) => counts(e, now));
 }
 
@@ -52,7 +55,7 @@ export function countInWindow(entries: readonly WindowEntry[] | undefined, now: 
  * nothing here can foresee, so the estimate is OPEN_RESERVATION_RETRY_MS from now: a lower
  * bound, never a promise.
  */
-export function earliestFreeAt(e: WindowEntry, now: number): number {
+export function earliestFreeAt(e: WeighedEntry, now: number): number {
   const ageOut = e.at + WINDOW_MS;
   return e.open ? Math.max(ageOut, now + OPEN_RESERVATION_RETRY_MS) : ageOut;
 }
@@ -69,13 +72,13 @@ export interface WindowVerdict {
  * units are free. With only settled entries in the way that moment is exact; with open
  * ones it is a lower bound, so a retry then may be refused again. Assumes units <= limit.
  */
-export function windowVerdict(entries: readonly WindowEntry[] | undefined, units: number, limit: number, now: number): WindowVerdict {
-  const live = entriesInWindow(entries, now)
-    .map((e) => ({ units: e.units, freeAt: earliestFreeAt(e, now) }))
-    .sort((a, b) => a.freeAt - b.freeAt);
-  const counted = live.reduce((n, e) => n + e.units, 0);
+export function windowVerdict(entries: readonly WeighedEntry[] | undefined, units: number, limit: number, now: number): WindowVerdict {
+  const counting = entriesInWindow(entries, now);
+  const counted = counting.reduce((n, e) => n + e.units, 0);
   const excess = counted + units - limit;
   if (excess <= 0) return { counted, fitsAt: null };
+  // Sorted only when refused: a hot account's window holds thousands of entries, and most requests fit.
+  const live = counting.map((e) => ({ units: e.units, freeAt: earliestFreeAt(e, now) })).sort((a, b) => a.freeAt - b.freeAt);
   let freed = 0;
   for (const e of live) {
     freed += e.units;

@@ -35,12 +35,13 @@ export function given(events: LedgerEvent[]) {
 export const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 export const grant = (grantId: string, credits: number, reason?: string): LedgerCommand => ({ type: "GrantCredits", grantId, credits, ...(reason ? { reason } : {}) });
-export const reserve = (reservationId: string, units: number, keyId = "k1", kind: "scoring" | "pairwise" = "scoring"): LedgerCommand => ({
+export const reserve = (reservationId: string, units: number, keyId = "k1", kind: "scoring" | "pairwise" = "scoring", fetches?: number): LedgerCommand => ({
   type: "ReserveUsage",
   reservationId,
   keyId,
   kind,
   units,
+  ...(fetches === undefined ? {} : { fetches }),
 });
 export const settle = (reservationId: string, unitsUsed: number, modelUsage?: ModelUsage[]): LedgerCommand => ({
   type: "SettleUsage",
@@ -51,12 +52,13 @@ export const settle = (reservationId: string, unitsUsed: number, modelUsage?: Mo
 export const expire = (reservationId: string): LedgerCommand => ({ type: "ExpireReservation", reservationId });
 
 export const granted = (credits: number, at = T0 - 10_000, grantId = `g${credits}`): LedgerEvent => ({ type: "CreditsGranted", grantId, credits, at });
-export const reserved = (reservationId: string, units: number, at: number, keyId = "k1", kind: "scoring" | "pairwise" = "scoring"): LedgerEvent => ({
+export const reserved = (reservationId: string, units: number, at: number, keyId = "k1", kind: "scoring" | "pairwise" = "scoring", fetches?: number): LedgerEvent => ({
   type: "UsageReserved",
   reservationId,
   keyId,
   kind,
   units,
+  ...(fetches === undefined ? {} : { fetches }),
   at,
 });
 export const settled = (

@@ -113,15 +113,15 @@ describe("state stays small", () => {
 
   it("forgets closed reservations a day after they closed, and remembers recent ones", () => {
     const steps: Array<[ReturnType<typeof reserve>, number]> = [];
-    // Settled with nothing used, so the account window (all keys together) never fills.
+    // Settled with nothing used, so the account's unit window never fills; 200 a minute, under its request window.
     for (let i = 0; i < 600; i++) {
-      steps.push([reserve(`old${i}`, 1, `k${i}`), T0 + i], [settle(`old${i}`, 0), T0 + i]);
+      steps.push([reserve(`old${i}`, 1, `k${i}`), T0 + i * 300], [settle(`old${i}`, 0), T0 + i * 300]);
     }
     const day = 24 * 60 * 60 * 1_000;
-    steps.push([reserve("new", 1), T0 + day + 60_000], [settle("new", 1), T0 + day + 60_001]);
+    steps.push([reserve("new", 1), T0 + day + 240_000], [settle("new", 1), T0 + day + 240_001]);
     const { state } = run(given([plenty]).state, steps);
     expect(closedSize(state.closed)).toBeLessThan(601);
-    const after = (cmd: ReturnType<typeof settle>) => run(state, [[cmd, T0 + day + 70_000]]).decisions[0];
+    const after = (cmd: ReturnType<typeof settle>) => run(state, [[cmd, T0 + day + 250_000]]).decisions[0];
     expect(after(settle("old0", 1))).toEqual({ rejection: { type: "UnknownReservation", reservationId: "old0" } });
     expect(after(settle("new", 1))).toEqual({ rejection: { type: "AlreadySettled", reservationId: "new", unitsUsed: 1 } });
   });

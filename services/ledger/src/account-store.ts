@@ -1,4 +1,4 @@
-import { decide, evolve, initialState, type AccountRateLimits, type AccountState, type LedgerCommand, type LedgerEvent, type Rejection } from "@adrank/ledger-domain";
+import { decide, evolve, initialState, type AccountRateLimits, type AccountRequestLimits, type AccountState, type LedgerCommand, type LedgerEvent, type Rejection } from "@adrank/ledger-domain";
 import type { Topology } from "@adrank/messaging";
 import type { EventLog } from "./event-log.ts";
 
@@ -27,6 +27,8 @@ export interface AccountStoreOptions {
   now: () => number;
   /** The account window's limits (configuration); the domain's defaults when absent. */
   accountRateLimits?: AccountRateLimits;
+  /** The account's request and fetch windows' limits (configuration); the domain's defaults when absent. */
+  accountRequestLimits?: AccountRequestLimits;
   /** Pause before the next attempt after a conflict (jitter keeps replicas from lock-stepping). */
   backoff?: (attempt: number) => Promise<void>;
 }
@@ -126,7 +128,7 @@ export function createAccountStore(opts: AccountStoreOptions): AccountStore {
     let current = cached === undefined;
     for (let attempt = 1; ; ) {
       const now = opts.now();
-      const decision = decide(command, snapshot.state, now, opts.accountRateLimits);
+      const decision = decide(command, snapshot.state, now, opts.accountRateLimits, opts.accountRequestLimits);
       if ("rejection" in decision) {
         if (current) return { ok: false, rejection: decision.rejection, snapshot, now };
         stats.refreshes++;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ACCOUNT_RATE_LIMITS, RATE_LIMITS } from "@adrank/ledger-domain";
+import { LIMITS } from "@adrank/contracts";
+import { ACCOUNT_RATE_LIMITS, ACCOUNT_REQUEST_LIMITS, RATE_LIMITS } from "@adrank/ledger-domain";
 import { envInt, WorkerEnv } from "@adrank/runtime";
 
 /** A flag that is on unless set to "false" or "0". */
@@ -25,6 +26,17 @@ export const LedgerEnv = WorkerEnv.extend({
   LEDGER_ACCOUNT_RATE_LIMIT_SCORING: envInt(ACCOUNT_RATE_LIMITS.scoring, RATE_LIMITS.scoring, 1_000_000),
   /** The same for pairwise panels. */
   LEDGER_ACCOUNT_RATE_LIMIT_PAIRWISE: envInt(ACCOUNT_RATE_LIMITS.pairwise, RATE_LIMITS.pairwise, 1_000_000),
+  /**
+   * Requests all keys of one account may make together in any trailing 60 s, counted when
+   * reserved whatever they cost: a request settled for 0 (every asset failed intake) counts
+   * too. Every replica must agree.
+   */
+  LEDGER_ACCOUNT_REQUEST_LIMIT: envInt(ACCOUNT_REQUEST_LIMITS.requests, 1, 1_000_000),
+  /**
+   * Image URLs those requests may make the gateway fetch in any trailing 60 s. At least the
+   * URLs one request may carry (20): below that a valid request would be refused as malformed.
+   */
+  LEDGER_ACCOUNT_FETCH_LIMIT: envInt(ACCOUNT_REQUEST_LIMITS.fetches, LIMITS.assetsMax, 1_000_000),
   /** Whether this replica runs the Postgres projection (all replicas share one consumer). */
   LEDGER_PROJECTION: flagOn,
   /** Whether this replica answers the RPC subjects; off for a replica dedicated to the projection. */

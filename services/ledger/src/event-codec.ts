@@ -10,7 +10,8 @@ const ModelUsage = z.object({ model: z.string(), calls: Count, inputTokens: Coun
 /** The shape of every event on the LEDGER stream; checked whenever an event is read back. */
 const LedgerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("CreditsGranted"), grantId: z.string(), credits: Count, reason: z.string().optional(), at: Count }),
-  z.object({ type: z.literal("UsageReserved"), reservationId: z.string(), keyId: z.string(), kind: Kind, units: Count, at: Count }),
+  // `fetches`: only when above 0, and absent from every event written before it existed.
+  z.object({ type: z.literal("UsageReserved"), reservationId: z.string(), keyId: z.string(), kind: Kind, units: Count, fetches: Count.optional(), at: Count }),
   z.object({
     type: z.literal("UsageSettled"),
     reservationId: z.string(),

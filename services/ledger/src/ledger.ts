@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
-import { ACCOUNT_RATE_LIMITS, type AccountRateLimits } from "@adrank/ledger-domain";
+import { ACCOUNT_RATE_LIMITS, type AccountRateLimits, type AccountRequestLimits } from "@adrank/ledger-domain";
 import { ensureStream, retryWhileElecting, type Topology } from "@adrank/messaging";
 import { createAccountStore, type AccountStore } from "./account-store.ts";
 import { createEventLog } from "./event-log.ts";
@@ -26,6 +26,8 @@ export interface LedgerDeps {
   appendAttempts?: number;
   /** The account window's limits per kind (all keys together). Default ACCOUNT_RATE_LIMITS. */
   accountRateLimits?: AccountRateLimits;
+  /** The account's request and fetch windows' limits. Default ACCOUNT_REQUEST_LIMITS. */
+  accountRequestLimits?: AccountRequestLimits;
   /** Run the Postgres projection in this replica (default true). */
   projection?: boolean;
   /** Run the expiry sweeper in this replica (default true). */
@@ -63,7 +65,7 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
   await ensureStream(jsm, topo.streams.ledger, deps.streamReplicas ?? 1);
   const log = createEventLog(jetstream(nc), jsm, topo.streams.ledger.name);
   const accountRateLimits = deps.accountRateLimits ?? ACCOUNT_RATE_LIMITS;
-  const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now, accountRateLimits });
+  const store = createAccountStore({ log, topo, cacheSize: deps.cacheSize ?? 10_000, maxAttempts: deps.appendAttempts ?? 10, now, accountRateLimits, accountRequestLimits: deps.accountRequestLimits });
   // Before any command: a stream that is not the mirrored one must not take a single event.
   const guard = startStreamGuard({ db, jsm, stream: topo.streams.ledger.name, logger, ...(deps.guardIntervalMs ? { intervalMs: deps.guardIntervalMs } : {}) });
   // In a cluster the stream answers nothing while it elects a leader: wait for it, as for the stream itself.

@@ -27,6 +27,7 @@ try {
     cacheSize: config.LEDGER_CACHE_ACCOUNTS,
     appendAttempts: config.LEDGER_APPEND_ATTEMPTS,
     accountRateLimits: { scoring: config.LEDGER_ACCOUNT_RATE_LIMIT_SCORING, pairwise: config.LEDGER_ACCOUNT_RATE_LIMIT_PAIRWISE },
+    accountRequestLimits: { requests: config.LEDGER_ACCOUNT_REQUEST_LIMIT, fetches: config.LEDGER_ACCOUNT_FETCH_LIMIT },
     projection: config.LEDGER_PROJECTION,
     rpc: config.LEDGER_RPC,
   });

@@ -38,8 +38,10 @@ describe("a ledger process stopped or killed mid-stream", () => {
         LOG_LEVEL: "info",
         LEDGER_SWEEP_INTERVAL_MS: "60000",
         // Many keys of one account carry the load, each within its own window; the account-wide
-        // window (180 by default) would otherwise turn this crash test into a rate-limit count.
+        // windows (180 units, 240 requests by default) would otherwise turn this crash test into a rate-limit count.
         LEDGER_ACCOUNT_RATE_LIMIT_SCORING: "1000000",
+        LEDGER_ACCOUNT_REQUEST_LIMIT: "1000000",
+        LEDGER_ACCOUNT_FETCH_LIMIT: "1000000",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

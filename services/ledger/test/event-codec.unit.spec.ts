@@ -17,6 +17,16 @@ describe("ledger event codec", () => {
     expect(decodeEvent(encodeEvent(event))).toEqual(event);
   });
 
+  it("reads a reservation's fetches back, and a reservation from before them without the field", () => {
+    const reservedBefore = { type: "UsageReserved", reservationId: "r1", keyId: "k1", kind: "scoring", units: 4, at: 1_700_000_000_000 };
+    const event = decodeEvent(bytes(reservedBefore));
+    expect(event).toEqual(reservedBefore);
+    expect("fetches" in event).toBe(false);
+    // The stream is the replicas' only source: a field the codec dropped would be a request window folded differently.
+    expect(decodeEvent(bytes({ ...reservedBefore, fetches: 20 }))).toEqual({ ...reservedBefore, fetches: 20 });
+    expect(() => decodeEvent(bytes({ ...reservedBefore, fetches: -1 }))).toThrow();
+  });
+
   it("refuses model usage that is not counts", () => {
     expect(() => decodeEvent(bytes({ ...settledBefore, modelUsage: [{ model: "sim:a", calls: -1, inputTokens: 0, outputTokens: 0 }] }))).toThrow();
     expect(() => decodeEvent(bytes({ ...settledBefore, modelUsage: { model: "sim:a" } }))).toThrow();
