@@ -8,6 +8,7 @@ import { ensureStream, retryWhileElecting } from "./ensure-stream.ts";
 import { createConfirmedPublisher } from "./confirmed-publisher.ts";
 import { encodeJson } from "./json.ts";
 import { startPullDispatcher } from "./pull-dispatcher.ts";
+import type { Cancellations } from "./cancellations.ts";
 import type { JobEnvelope, JobFailure, JobKind } from "@adrank/bus-contracts";
 import type { Topology } from "./topology.ts";
 
@@ -37,8 +38,11 @@ export interface JobResultMessage<O> {
   outcome: O | JobFailureOutcome;
 }
 
+/** Where a cancelled run's job was when its cancel was seen: still in the queue, or in its handler. */
+export type CancelledPhase = "queued" | "running";
+
 export interface JobContext {
-  /** Aborts at the job's deadline and when the worker stops hard. */
+  /** Aborts at the job's deadline, when the worker stops hard and when the job's run is cancelled. */
   signal: AbortSignal;
   deliveryCount: number;
   headers: JsMsg["headers"];
@@ -70,6 +74,13 @@ export interface JobWorkerOptions<J extends JobEnvelope, O extends { ok: boolean
   exhaustedError: string;
   /** Sees each outcome the handler returns (not the exhausted failure), before it is published: for metrics. */
   onOutcome?(job: J, outcome: O): void;
+  /**
+   * The runs the gateway cancelled (`job.requestId` is the run): their jobs are acked without
+   * a result, unrun when still queued, their signal aborted when running. Without it, jobs run to their deadline.
+   */
+  cancellations?: Cancellations;
+  /** Told of each job dropped because its run was cancelled: for metrics. */
+  onCancelled?(job: J, phase: CancelledPhase): void;
   /** The `worker` of the published results. Default WORKER_ID; tests running several workers in one process name them apart. */
   worker?: string;
   now?: () => number;
@@ -124,6 +135,13 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
   const publishConfirmed = createConfirmedPublisher(nc);
   const hardStop = new AbortController();
 
+  // The gateway stopped listening for the run's results: the job is done, with no result and no retry.
+  const dropCancelled = (msg: JsMsg, job: J, phase: CancelledPhase) => {
+    msg.ack();
+    logger.info({ seq: msg.seq, requestId: job.requestId, jobId: job.jobId, phase }, "job of a cancelled run: dropped");
+    opts.onCancelled?.(job, phase);
+  };
+
   const process = async (msg: JsMsg): Promise<void> => {
     const deliveryCount = msg.info.deliveryCount;
     let job: J;
@@ -131,20 +149,26 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
       job = opts.schema.parse(JSON.parse(msg.string()));
     } catch (err) {
       logger.error({ err, subject: msg.subject, seq: msg.seq }, "malformed job: terminated");
-      msg.term("malformed job");
+      // No reason: nats-server 2.9 ignores a TERM that carries one and redelivers the message.
+      msg.term();
+      return;
+    }
+    if (opts.cancellations?.isCancelled(job.requestId)) {
+      dropCancelled(msg, job, "queued");
       return;
     }
     const deadline = job.deadline;
     const remaining = deadline - now();
     if (remaining <= 0) {
       logger.warn({ seq: msg.seq, lateByMs: -remaining }, "job past its deadline: dropped");
-      msg.term("deadline passed");
+      msg.term();
       return;
     }
     const progress = setInterval(() => msg.working(), Math.max(250, Math.floor(opts.ackWaitMs / 3)));
     const jobDeadline = startDeadline(remaining);
     const deadlineReached = jobDeadline.signal;
-    const signal = AbortSignal.any([deadlineReached, hardStop.signal]);
+    const cancelled = opts.cancellations?.signalFor(job.requestId);
+    const signal = AbortSignal.any([deadlineReached, hardStop.signal, ...(cancelled ? [cancelled] : [])]);
     let abandon: NodeJS.Timeout | undefined;
     try {
       let outcome: O | JobFailureOutcome;
@@ -165,16 +189,24 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
         if (first === "abandoned") {
           handled.catch(() => {});
           logger.error({ seq: msg.seq, deliveryCount, graceMs: ABANDON_GRACE_MS }, "job handler did not return after its deadline: abandoned, no reply");
-          msg.term("deadline passed");
+          msg.term();
+          return;
+        }
+        if (cancelled?.aborted) {
+          dropCancelled(msg, job, "running");
           return;
         }
         outcome = first;
       } catch (err) {
+        if (cancelled?.aborted) {
+          dropCancelled(msg, job, "running");
+          return;
+        }
         if (deadlineReached.aborted || now() >= deadline) {
           // Whoever waited has answered "time limit" already; a late failure reply would
           // race that answer and could replace it with a less true reason.
           logger.warn({ seq: msg.seq, deliveryCount }, "job ran past its deadline: no reply");
-          msg.term("deadline passed");
+          msg.term();
           return;
         }
         if (deliveryCount < opts.maxDeliver && !signal.aborted) {

@@ -115,24 +115,26 @@ export function servicePermissions(topo: Topology, { consoleSignupGrants }: Perm
         rpc.balance,
         topo.presence("refinement"),
         topo.presence("panel-voter"),
+        // Only the gateway ends runs: a worker that could cancel would be able to stop others' work.
+        topo.cancelAll,
       ],
       subscribe: [results, inbox("gateway")],
       respond: false,
     },
     scorer: {
       publish: [...worker("scorer", "score"), ...imageRead],
-      subscribe: [inbox("scorer")],
+      subscribe: [topo.cancelAll, inbox("scorer")],
       respond: false,
     },
     "panel-voter": {
       publish: [...worker("panel-voter", "vote"), ...imageRead],
-      subscribe: [topo.presence("panel-voter"), inbox("panel-voter")],
+      subscribe: [topo.presence("panel-voter"), topo.cancelAll, inbox("panel-voter")],
       respond: true,
     },
     // Runs panels itself: publishes vote jobs and reads their results.
     refinement: {
       publish: [...worker("refinement", "refine"), topo.jobs.vote],
-      subscribe: [results, topo.presence("refinement"), inbox("refinement")],
+      subscribe: [results, topo.presence("refinement"), topo.cancelAll, inbox("refinement")],
       respond: true,
     },
     dashboard: {

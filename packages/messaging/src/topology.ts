@@ -29,6 +29,13 @@ export interface Topology {
   consumer(service: string): string;
   /** Request-reply subject on which a worker service says it is running (see presence.ts). */
   presence(service: string): string;
+  /**
+   * Core NATS (not JetStream): the gateway says a run ended early and its jobs are of no use
+   * any more; a cancel nobody hears costs nothing, so it needs no stream (see cancellations.ts).
+   */
+  cancel(runId: string): string;
+  /** Every run's cancel: what the workers subscribe to. */
+  cancelAll: string;
 }
 
 export function topology(namespace = ""): Topology {
@@ -71,6 +78,8 @@ export function topology(namespace = ""): Topology {
     imageBucket: n("images"),
     consumer: (service) => n(service),
     presence: (service) => s(`svc.${assertSubjectToken(service)}.presence`),
+    cancel: (runId) => s(`cancel.${assertSubjectToken(runId)}`),
+    cancelAll: s("cancel.*"),
   };
 }
 

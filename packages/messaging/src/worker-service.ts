@@ -3,6 +3,7 @@ import type { JobEnvelope, Presence } from "@adrank/bus-contracts";
 import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth, type Logger } from "@adrank/runtime";
 import { createMetrics, type Metrics } from "@adrank/telemetry";
 import { connectToNats, type NatsConnection } from "./connect.ts";
+import { watchCancellations } from "./cancellations.ts";
 import { startJobWorker, WORKER_ID, type JobWorkerOptions } from "./job-worker.ts";
 import { answerPresence } from "./presence.ts";
 import { topology, type Topology } from "./topology.ts";
@@ -21,8 +22,11 @@ export interface WorkerServiceContext<C, S> {
   topo: Topology;
 }
 
-/** The job worker's options less those the bootstrap fills in: connection, topology, consumer name, stream replicas, logger. */
-export type WorkerServiceJob<J extends JobEnvelope, O extends { ok: boolean }> = Omit<JobWorkerOptions<J, O>, "nc" | "topo" | "service" | "streamReplicas" | "logger" | "worker" | "now">;
+/** The job worker's options less those the bootstrap fills in: connection, topology, consumer name, stream replicas, logger, cancellations. */
+export type WorkerServiceJob<J extends JobEnvelope, O extends { ok: boolean }> = Omit<
+  JobWorkerOptions<J, O>,
+  "nc" | "topo" | "service" | "streamReplicas" | "logger" | "worker" | "now" | "cancellations" | "onCancelled"
+>;
 
 /** What is particular to one worker service, as its `start` returns it. */
 export interface WorkerServicePlan<J extends JobEnvelope, O extends { ok: boolean }> {
@@ -59,18 +63,20 @@ export interface WorkerServiceDefinition<C extends WorkerServiceConfig, S, J ext
 export interface WorkerServiceIo {
   env: Record<string, string | undefined>;
   connectToNats: typeof connectToNats;
+  watchCancellations: typeof watchCancellations;
   startJobWorker: typeof startJobWorker;
   serveHealth: typeof serveHealth;
   onShutdown(logger: Logger, steps: ShutdownStep[]): void;
 }
 
-const PROCESS_IO: WorkerServiceIo = { env: process.env, connectToNats, startJobWorker, serveHealth, onShutdown };
+const PROCESS_IO: WorkerServiceIo = { env: process.env, connectToNats, watchCancellations, startJobWorker, serveHealth, onShutdown };
 
 /**
  * Runs a service that works on one kind of job: reads its config (a bad setting stops the
- * process with its sentences), connects to NATS, starts the job worker, answers presence,
- * serves /healthz, /readyz and /metrics with the backlog gauge, and on SIGTERM or SIGINT stops
- * in this order: the service's own first steps, presence, the worker (jobs in hand finish),
+ * process with its sentences), connects to NATS, starts the job worker, which drops the jobs
+ * of cancelled runs, answers presence, serves /healthz, /readyz and /metrics with the backlog
+ * gauge and the cancelled jobs' counter, and on SIGTERM or SIGINT stops in this order: the
+ * service's own first steps, presence, the worker (jobs in hand finish), the cancellations,
  * NATS (drained), the health server. Resolves once the service is ready.
  */
 export async function runWorkerService<C extends WorkerServiceConfig, J extends JobEnvelope, O extends { ok: boolean }, S = undefined>(
@@ -85,7 +91,19 @@ export async function runWorkerService<C extends WorkerServiceConfig, J extends 
   const nc = await io.connectToNats({ url: config.NATS_URL, name, credentials: config });
   const plan = await definition.start({ config, settings, logger, metrics, nc, topo });
 
-  const worker = await io.startJobWorker({ ...plan.job, nc, topo, service: name, streamReplicas: config.JOBS_JETSTREAM_REPLICAS, logger });
+  // Subscribed before the worker pulls its first job, so no cancel sent from then on is missed.
+  const cancellations = io.watchCancellations(nc, topo);
+  const cancelledJobs = metrics.counter("adrank_jobs_cancelled_total", "Jobs dropped because their run was cancelled: still queued (no model call) or running (stopped before its next model call).", ["phase"]);
+  const worker = await io.startJobWorker({
+    ...plan.job,
+    nc,
+    topo,
+    service: name,
+    streamReplicas: config.JOBS_JETSTREAM_REPLICAS,
+    logger,
+    cancellations,
+    onCancelled: (_job, phase) => cancelledJobs.inc({ phase }),
+  });
   const { presence: answer } = plan;
   const presence = answer ? answerPresence(nc, topo.presence(name), () => ({ service: name, worker: WORKER_ID, ...answer() })) : null;
   if (presence) await nc.flush();
@@ -98,6 +116,7 @@ export async function runWorkerService<C extends WorkerServiceConfig, J extends 
     ...(plan.stopFirst ?? []),
     ...(presence ? [{ name: "stop answering presence", run: async () => presence.unsubscribe() }] : []),
     { name: "stop taking jobs and finish those in hand", run: () => worker.stop() },
+    { name: "stop watching cancellations", run: async () => cancellations.close() },
     { name: "drain NATS", run: () => nc.drain() },
     { name: "close health server", run: () => new Promise<void>((r) => (health ? health.close(() => r()) : r())) },
   ]);

@@ -59,6 +59,14 @@ describe("servicePermissions", () => {
     expect(usersWho(prod, (p) => maySubscribe(p, topo.resultsWildcard("req-1")))).toEqual(["gateway", "refinement"]);
   });
 
+  it("lets only the gateway cancel a run, and the workers hear every run's cancel", () => {
+    expect(usersWho(prod, (p) => mayPublish(p, topo.cancel("req-1")))).toEqual(["gateway"]);
+    expect(usersWho(dev, (p) => mayPublish(p, topo.cancel("req-1")))).toEqual(["gateway"]);
+    // The subscription is the wildcard itself: a permission for single runs would refuse it.
+    expect(usersWho(prod, (p) => p.subscribe.includes(topo.cancelAll))).toEqual(["scorer", "panel-voter", "refinement"]);
+    expect(usersWho(prod, (p) => maySubscribe(p, topo.cancel("req-1")))).toEqual(["scorer", "panel-voter", "refinement"]);
+  });
+
   it("gives every user its own inbox and no other: nobody reads another's replies or pulled jobs", () => {
     for (const user of NATS_USERS) {
       expect(maySubscribe(prod[user], `${inboxPrefix(user)}.abc.1`), user).toBe(true);

@@ -12,5 +12,9 @@ describe("topology", () => {
     expect(a.resultsWildcard("r-1")).toBe("a1.results.r-1.>");
     expect(() => a.result("r.*", "j")).toThrow(/subject token/);
     expect(() => a.ledgerAccount(">")).toThrow(/subject token/);
+    expect(a.cancel("r-1")).toBe("a1.cancel.r-1");
+    expect(a.cancelAll).toBe("a1.cancel.*");
+    expect(plain.cancel("r-1")).toBe("cancel.r-1");
+    expect(() => a.cancel("r.>")).toThrow(/subject token/);
   });
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { envInt, type HealthChecks } from "@adrank/runtime";
 import { decodeJson } from "../src/json.ts";
 import { WORKER_ID, type JobWorker, type JobWorkerOptions } from "../src/job-worker.ts";
+import type { Cancellations } from "../src/cancellations.ts";
 import type { NatsConnection, NatsOptions } from "../src/connect.ts";
 import { runWorkerService, workerPlan, type WorkerServiceIo } from "../src/worker-service.ts";
 import { workerServiceEnv } from "../src/worker-service-env.ts";
@@ -38,6 +39,7 @@ function fakeProcess(env: Record<string, string> = {}) {
     },
   } as unknown as NatsConnection;
   const worker: JobWorker = { stop: async () => void calls.push("stop worker"), inFlight: () => 0, backlog: async () => 17 };
+  const cancellations: Cancellations = { isCancelled: () => false, signalFor: () => new AbortController().signal, close: () => void calls.push("stop watching cancellations") };
   let connectedWith: NatsOptions | null = null;
   let workerOptions: JobWorkerOptions<z.infer<typeof TestJob>, { ok: boolean }> | null = null;
   let health: { port: number; host: string; checks: HealthChecks } | null = null;
@@ -48,6 +50,10 @@ function fakeProcess(env: Record<string, string> = {}) {
       calls.push("connect");
       connectedWith = options;
       return nc;
+    },
+    watchCancellations: (_nc, topo) => {
+      calls.push(`watch cancellations on ${topo.cancelAll}`);
+      return cancellations;
     },
     startJobWorker: (async (options: JobWorkerOptions<z.infer<typeof TestJob>, { ok: boolean }>) => {
       calls.push("start worker");
@@ -105,18 +111,19 @@ describe("runWorkerService", () => {
       },
       fake.io,
     );
-    expect(fake.calls).toEqual(["connect", "start worker", "answer presence on svc.voter-like.presence", "flush NATS", "serve health", "on shutdown"]);
+    expect(fake.calls).toEqual(["connect", "watch cancellations on cancel.*", "start worker", "answer presence on svc.voter-like.presence", "flush NATS", "serve health", "on shutdown"]);
     expect(fake.shutdown.map((s) => s.name)).toEqual([
       "stop the model check",
       "stop answering presence",
       "stop taking jobs and finish those in hand",
+      "stop watching cancellations",
       "drain NATS",
       "close health server",
     ]);
 
     fake.calls.length = 0;
     for (const step of fake.shutdown) await step.run();
-    expect(fake.calls).toEqual(["stop the model check", "unsubscribe presence", "stop worker", "drain NATS", "close health server"]);
+    expect(fake.calls).toEqual(["stop the model check", "unsubscribe presence", "stop worker", "stop watching cancellations", "drain NATS", "close health server"]);
   });
 
   it("without presence neither answers it nor stops it, and flushes nothing", async () => {
@@ -129,8 +136,8 @@ describe("runWorkerService", () => {
       },
       fake.io,
     );
-    expect(fake.calls).toEqual(["connect", "start worker", "serve health", "on shutdown"]);
-    expect(fake.shutdown.map((s) => s.name)).toEqual(["stop taking jobs and finish those in hand", "drain NATS", "close health server"]);
+    expect(fake.calls).toEqual(["connect", "watch cancellations on cancel.*", "start worker", "serve health", "on shutdown"]);
+    expect(fake.shutdown.map((s) => s.name)).toEqual(["stop taking jobs and finish those in hand", "stop watching cancellations", "drain NATS", "close health server"]);
   });
 
   it("connects and starts the worker with the common settings: address, credentials, namespace, consumer name, stream replicas", async () => {
@@ -206,6 +213,27 @@ describe("runWorkerService", () => {
     expect(type).toMatch(/^text\/plain/);
     expect(body).toContain("# HELP adrank_jobs_backlog Jobs waiting on this service's consumer.");
     expect(body).toContain('adrank_jobs_backlog{service="scorer-like"} 17');
+  });
+
+  it("gives every service's worker the process's cancellations, and counts the jobs it drops by phase on /metrics", async () => {
+    const fake = fakeProcess();
+    await runWorkerService(
+      {
+        name: "scorer-like",
+        env: TestEnv,
+        start: () => workerPlan({ job: { kind: "score", schema: TestJob, concurrency: 1, ackWaitMs: 1000, maxDeliver: 3, handle, exhaustedError: "gave up" }, backlogHelp: "Jobs waiting." }),
+      },
+      fake.io,
+    );
+    const options = fake.workerOptions!;
+    expect(options.cancellations).toBeDefined();
+    const job = { requestId: "r1", jobId: "j1", deadline: 0 };
+    options.onCancelled!(job, "queued");
+    options.onCancelled!(job, "queued");
+    options.onCancelled!(job, "running");
+    const [, body] = await fake.health.checks.routes!["/metrics"]!();
+    expect(body).toContain('adrank_jobs_cancelled_total{phase="queued",service="scorer-like"} 2');
+    expect(body).toContain('adrank_jobs_cancelled_total{phase="running",service="scorer-like"} 1');
   });
 
   it("reads the common variables after WorkerEnv's and the service's own, so a bad setting's lines keep their order", () => {

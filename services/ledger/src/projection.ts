@@ -157,7 +157,8 @@ export async function startProjection({ nc, jsm, db, topo, logger, guard, batchM
       } catch (err) {
         // Only this service writes the stream; an unreadable event is a bug that reconcile will show.
         logger.error({ err, seq: m.seq, subject: m.subject }, "unreadable ledger event: not projected");
-        m.term("unreadable ledger event");
+        // No reason: nats-server 2.9 ignores a TERM that carries one and redelivers the message.
+        m.term();
       }
     }
     for (let attempt = 1; ; attempt++) {

@@ -28,6 +28,8 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
   const persona = buildPersona(job.persona);
   const prompt = buildVotePrompt({ persona, goal: job.persona.goal, assetTypes: job.assetTypes, copyA: job.copy[0], copyB: job.copy[1] });
   const voter = voterForSeat(deps.voters, job.seat);
+  // The images may have taken a while: a run cancelled meanwhile (or past its deadline) makes no model call.
+  signal.throwIfAborted();
   const answer = await voter.generate({
     system: prompt.system,
     user: prompt.user,

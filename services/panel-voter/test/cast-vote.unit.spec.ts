@@ -87,6 +87,15 @@ describe("castVote", () => {
     expect(seen).toHaveLength(0);
   });
 
+  it("a run cancelled while its images load makes no model call", async () => {
+    const images = new Map([[REF_A, await crisp()], [REF_B, await murky()]]);
+    const { voter, seen } = scriptedVoter("WINNER: 1");
+    const cancel = new AbortController();
+    const loadImage = async (ref: string) => (cancel.abort(new Error("run cancelled")), images.get(ref) ?? null);
+    await expect(castVote(job(), { voters: [voter], loadImage }, cancel.signal)).rejects.toThrow("run cancelled");
+    expect(seen).toEqual([]);
+  });
+
   it("a mixed panel seats its models in turn, and each vote names its model and what it cost", async () => {
     const images = new Map([[REF_A, await crisp()], [REF_B, await murky()]]);
     const first = scriptedVoter("WINNER: 1", "alpha");

@@ -25,7 +25,11 @@ export function createRefineHandler(deps: { nc: NatsConnection; js: JetStreamCli
       log: deps.log,
     });
     try {
-      const report = await refineClosePairs(job, (key, persona, a, b) => session.run(key, persona, { image: a.image, copy: a.copy, assetType: a.assetType }, { image: b.image, copy: b.copy, assetType: b.assetType }));
+      const report = await refineClosePairs(job, (key, persona, a, b) => {
+        // Each panel's votes are model calls on the voters: a cancelled run (or a passed deadline) publishes none.
+        signal.throwIfAborted();
+        return session.run(key, persona, { image: a.image, copy: a.copy, assetType: a.assetType }, { image: b.image, copy: b.copy, assetType: b.assetType });
+      });
       return { ok: true, report };
     } finally {
       session.close();

@@ -31,9 +31,12 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
   if (plan.showsImage && !bytes) throw new EvaluationError("The prepared image expired before it could be scored; please retry the request.");
   const images = bytes ? [{ bytes, mime: job.image.mime }] : [];
 
+  signal.throwIfAborted();
   const anchorVectors = deps.anchors.forGoal(job.persona.goal, signal);
-  const sample = ({ repetition, generatorIndex, prompt }: PlannedGeneratorCall) =>
-    deps.generators[generatorIndex as 0 | 1].generate({
+  // Checked before every model call, the replacement of a failed sample too: a cancelled run or a passed deadline starts no new one.
+  const sample = ({ repetition, generatorIndex, prompt }: PlannedGeneratorCall) => {
+    signal.throwIfAborted();
+    return deps.generators[generatorIndex as 0 | 1].generate({
       system: prompt.system,
       user: prompt.user,
       images,
@@ -51,6 +54,7 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
         generatorIndex,
       },
     });
+  };
   // A replaced sample's failed call was still made, and its provider may have billed tokens for it.
   const failedCalls: ModelUsage[] = [];
   const onReplace = (err: unknown) => {
@@ -59,6 +63,7 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
   };
   const results = await Promise.all(plan.calls.map((call) => withOneReplacement(() => sample(call), signal, onReplace)));
   const answers = results.map((r) => parseGeneratorAnswer(r.text));
+  signal.throwIfAborted();
   const [vectors, anchorSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);
   if (vectors.length !== answers.length) throw new EvaluationError("The embedding model returned the wrong number of vectors.");
 

@@ -110,6 +110,26 @@ describe("evaluate with the offline sim models and the real anchors", () => {
     ).rejects.toThrow(EvaluationError);
   });
 
+  it("starts no model call once its signal has aborted (a cancelled run): none at all when aborted before, no embedding when aborted mid-samples", async () => {
+    const calls = { generate: 0, embed: 0 };
+    const counting = generators.map((g): Generator => {
+      const slow = withFixedLatency(g, 300);
+      return { ...slow, generate: (req) => (calls.generate++, slow.generate(req)) };
+    }) as [Generator, Generator];
+    const countingEmbedder = { ...embedder, embed: (texts: string[], signal?: AbortSignal) => (calls.embed++, embedder.embed(texts, signal)) };
+    const { job, images } = await jobFor(await crispCreative());
+    const deps = { generators: counting, embedder: countingEmbedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref: string) => images.get(ref) ?? null };
+
+    await expect(evaluate(job, deps, AbortSignal.abort(new Error("run cancelled")))).rejects.toThrow("run cancelled");
+    expect(calls).toEqual({ generate: 0, embed: 0 });
+
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(new Error("run cancelled")), 50);
+    await expect(evaluate(job, deps, cancel.signal)).rejects.toThrow();
+    // The samples under way when the cancel came are aborted; nothing is started after them.
+    expect(calls).toEqual({ generate: planEvaluation({ persona: job.persona, layer: job.layer, copy: job.copy }).calls.length, embed: 0 });
+  });
+
   it("runs the six generator samples concurrently", async () => {
     const slow: [Generator, Generator] = [withFixedLatency(generators[0], 200), withFixedLatency(generators[1], 200)];
     const { job, images } = await jobFor(await crispCreative());
