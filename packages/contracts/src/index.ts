@@ -9,6 +9,7 @@ export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwis
 export { PairwiseResponse, PairwiseSummary } from "./pairwise/pairwise-response.ts";
 export { PairwiseResult, PairwiseVote, PairStatus } from "./common/panel-result.ts";
 export { ModelsUsed } from "./common/models-used.ts";
+export { CreditsStatus } from "./common/credits-status.ts";
 export { CreateAudienceRequest, SavedAudience, AudienceList } from "./audiences/audiences.ts";
 export { ErrorResponse, RateLimitedResponse } from "./errors/error-response.ts";
 export { validationError, badRequest, parseWith, type HttpError } from "./errors/validation-error.ts";

@@ -34,6 +34,7 @@ export const SERVICE_GRANTS = {
     webhook_attempts: ["SELECT", "INSERT"], // `on conflict (delivery_id, attempt) do nothing` reads the target
     webhook_account_turns: ["SELECT", "INSERT", "UPDATE"], // fair claiming: when each account was last served
     outcomes: ["SELECT", "INSERT", "UPDATE"],
+    settlement_outbox: ["SELECT", "INSERT", "UPDATE"], // settles the ledger has not confirmed: recorded, relayed, reported
   },
   // The ledger's Postgres mirror, and its operator commands (mirror-cli, reconcile, model-usage)
   // that run with the ledger's environment: rebuild and reseed delete and renumber mirrored rows.
@@ -45,6 +46,7 @@ export const SERVICE_GRANTS = {
     ledger_reservations: ALL,
     ledger_model_usage: ALL,
     ledger_events_archive: ["INSERT"],
+    settlement_outbox: READ, // the sweeper never expires a reservation whose settle is still being relayed
   },
   // The account console: sign-up and sign-in, its limits, keys, audiences, webhooks, usage,
   // and the history of requests and outcomes (read only).

@@ -38,6 +38,7 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       close_pair_refinement: refinement.report,
       credits_used: settlement.creditsUsed,
       credits_remaining: settlement.creditsRemaining,
+      credits_status: settlement.status,
       models: modelsUsedByRank(refinement.assets, refinement),
     },
   };

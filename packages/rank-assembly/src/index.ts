@@ -12,3 +12,4 @@ export { modelUsageOfRank } from "./model-usage.ts";
 export type { Settlement } from "./settlement.ts";
 export { assemblePairwiseResponse, type PairwiseAssemblyInput } from "./pairwise/assemble-pairwise.ts";
 export { billedPanelsOf } from "./pairwise/billed-panels.ts";
+export { createDispatchTally, type DispatchTally, type DispatchCounts } from "./dispatch-tally.ts";

@@ -54,7 +54,7 @@ describe("assemblePairwiseResponse", () => {
       panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")]),
       panel(pairs[1]!, [vote(0, "b"), vote(1, "b"), vote(2, "b"), vote(3, "b"), vote(4, "b")]),
     ];
-    const response = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 98 }, GPT);
+    const response = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 98, status: "confirmed" }, GPT);
     const v = (voterId: string, order: string, response: string, winnerId: string, loserId: string) => ({ voterId, order, response, model: GPT, winnerId, loserId, valid: true });
     expect(JSON.stringify(response)).toBe(
       JSON.stringify({
@@ -110,6 +110,7 @@ describe("assemblePairwiseResponse", () => {
           pairwise_evaluations: 2,
           credits_used: 2,
           credits_remaining: 98,
+          credits_status: "confirmed",
           models: { generators: [], embedder: null, voters: [GPT], simulated: false },
         },
       }),
@@ -120,7 +121,7 @@ describe("assemblePairwiseResponse", () => {
     const pairs = [pair("p1", "x", "y"), pair("p2", "x", "z")];
     const error = "Image b (z) could not be used: The image could not be fetched. No vote was cast and the pair is not billed.";
     const results = [panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")]), panel(pairs[1]!, [], error)];
-    const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: 41 }, GPT);
+    const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: 41, status: "confirmed" }, GPT);
     expect(JSON.stringify(response.pairs[1])).toBe(JSON.stringify({ pairId: "p2", aId: "x", bId: "z", status: "error", votes: [], votesTotal: 0, error }));
     expect(JSON.stringify(response.summary)).toBe(
       JSON.stringify({
@@ -136,6 +137,7 @@ describe("assemblePairwiseResponse", () => {
         pairwise_evaluations: 1,
         credits_used: 1,
         credits_remaining: 41,
+        credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [GPT], simulated: false },
       }),
     );
@@ -148,7 +150,7 @@ describe("assemblePairwiseResponse", () => {
       panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")]),
       panel(pairs[1]!, [vote(0, "a"), unanswered(1), vote(2, "b"), unanswered(3), vote(4, "a")]),
     ];
-    const response = assemble(pairs, results, { units: 1, creditsUsed: 0, creditsRemaining: null }, GPT);
+    const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: null, status: "pending" }, GPT);
     expect(response.pairs[1]!.status).toBe("partial");
     expect(JSON.stringify(response.summary)).toBe(
       JSON.stringify({
@@ -162,8 +164,9 @@ describe("assemblePairwiseResponse", () => {
         pairs_failed: 1,
         valid_votes: 8,
         pairwise_evaluations: 1,
-        credits_used: 0,
+        credits_used: 1,
         credits_remaining: null,
+        credits_status: "pending",
         models: { generators: [], embedder: null, voters: [GPT], simulated: false },
       }),
     );
@@ -172,14 +175,14 @@ describe("assemblePairwiseResponse", () => {
   it("takes the billed evaluations from the ledger's settlement, not from its own count", () => {
     const pairs = [pair("p1", "x", "y")];
     const results = [panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")])];
-    const { summary } = assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 7 }, GPT);
+    const { summary } = assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 7, status: "confirmed" }, GPT);
     expect([summary.pairs_completed, summary.pairwise_evaluations, summary.credits_used, summary.credits_remaining]).toEqual([1, 0, 0, 7]);
   });
 
   it("names the model the voter pool runs when no voter answered, else 'unknown'", () => {
     const pairs = [pair("p1", "x", "y")];
     const results = [panel(pairs[0]!, [0, 1, 2, 3, 4].map(unanswered))];
-    const fromPresence = assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 10 }, "openai:gpt-4o-mini");
+    const fromPresence = assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 10, status: "confirmed" }, "openai:gpt-4o-mini");
     expect(JSON.stringify(fromPresence.pairs[0]!.error)).toBe(JSON.stringify("No valid vote was cast (the model call failed)."));
     expect(JSON.stringify(fromPresence.summary)).toBe(
       JSON.stringify({
@@ -195,17 +198,18 @@ describe("assemblePairwiseResponse", () => {
         pairwise_evaluations: 0,
         credits_used: 0,
         credits_remaining: 10,
+        credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [], simulated: false },
       }),
     );
-    expect(assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 10 }, undefined).summary.model).toBe("unknown");
+    expect(assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 10, status: "confirmed" }, undefined).summary.model).toBe("unknown");
   });
 
   it("says the response is simulated when the sim voted", () => {
     const sim = "sim:sim-voter";
     const pairs = [pair("p1", "x", "y")];
     const results = [panel(pairs[0]!, [0, 1, 2, 3, 4].map((seat) => vote(seat, "b", sim, true)))];
-    const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: 0 }, sim);
+    const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: 0, status: "confirmed" }, sim);
     expect(JSON.stringify(response.pairs[0]!.votes[0])).toBe(JSON.stringify({ voterId: "voter-1", order: "ab", response: "Image 2", model: sim, simulated: true, winnerId: "y", loserId: "x", valid: true }));
     expect(JSON.stringify(response.summary)).toBe(
       JSON.stringify({
@@ -221,6 +225,7 @@ describe("assemblePairwiseResponse", () => {
         pairwise_evaluations: 1,
         credits_used: 1,
         credits_remaining: 0,
+        credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [sim], simulated: true },
       }),
     );
@@ -233,14 +238,14 @@ describe("assemblePairwiseResponse", () => {
       panel(pairs[0]!, [vote(0, "a", claude), vote(1, "a"), vote(2, "a", claude), vote(3, "a"), vote(4, "a", claude)]),
       panel(pairs[1]!, [vote(0, "b"), vote(1, "b", claude), vote(2, "b"), vote(3, "b", claude), vote(4, "b")]),
     ];
-    const { summary } = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 3 }, GPT);
+    const { summary } = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 3, status: "confirmed" }, GPT);
     expect(summary.model).toBe(`${claude}, ${GPT}`);
     expect(JSON.stringify(summary.models)).toBe(JSON.stringify({ generators: [], embedder: null, voters: [claude, GPT], simulated: false }));
   });
 
   it("passes a null platform through and the request's goal as given", () => {
     const pairs = [pair("p1", "x", "y")];
-    const response = assemblePairwiseResponse({ requestId: REQUEST_ID, request: { goal: "purchase-intent", pairs }, platform: null, audienceName: "A", results: [panel(pairs[0]!, [])], presenceModel: undefined, settlement: { units: 0, creditsUsed: 0, creditsRemaining: null } });
+    const response = assemblePairwiseResponse({ requestId: REQUEST_ID, request: { goal: "purchase-intent", pairs }, platform: null, audienceName: "A", results: [panel(pairs[0]!, [])], presenceModel: undefined, settlement: { units: 0, creditsUsed: 0, creditsRemaining: null, status: "confirmed" } });
     expect(PairwiseResponse.parse(response).summary.platform).toBeNull();
     expect(response.summary.goal).toBe("purchase-intent");
   });

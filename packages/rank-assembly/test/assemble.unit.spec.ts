@@ -25,7 +25,7 @@ function assemble(p: ReturnType<typeof plan>, outcomes: AssetOutcome[], settleme
     plan: p,
     refinement: withoutRefinement(batch.scored),
     errors: batch.errors,
-    settlement: { units: batch.billedEvaluations, creditsUsed: batch.billedEvaluations, creditsRemaining: 100, ...settlement },
+    settlement: { units: batch.billedEvaluations, creditsUsed: batch.billedEvaluations, creditsRemaining: 100, status: "confirmed", ...settlement },
   });
   // Every assembled body must satisfy the public contract's response schema.
   const checked = RankResponse.safeParse(response);
@@ -156,6 +156,7 @@ describe("assembleRankResponse", () => {
       close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },
       credits_used: 3,
       credits_remaining: 97,
+      credits_status: "confirmed",
       models: { generators: ["sim:a", "sim:b"], embedder: "sim:embed", voters: [], simulated: true },
     });
   });
@@ -180,7 +181,7 @@ describe("assembleRankResponse", () => {
       plan: p,
       refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] }, usage: [] },
       errors: batch.errors,
-      settlement: { units: 2, creditsUsed: 2, creditsRemaining: null },
+      settlement: { units: 2, creditsUsed: 2, creditsRemaining: null, status: "pending" },
     });
     expect(response.ranked.map((r) => [r.asset_id, r.score, r.score_before_refine, r.panel_outcome?.flipped])).toEqual([
       ["b", 3.2, 3.1, true],
@@ -188,5 +189,7 @@ describe("assembleRankResponse", () => {
     ]);
     expect(response.summary.close_pair_refinement.pairs_evaluated).toBe(1);
     expect(response.summary.credits_remaining).toBeNull();
+    // A charge the ledger had not confirmed yet says so, with what it costs (never 0).
+    expect(response.summary).toMatchObject({ credits_used: 2, credits_status: "pending" });
   });
 });

@@ -37,7 +37,7 @@ export type AppConfig = Pick<
   "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS"
 > &
   Partial<Pick<GatewayConfig, AbuseSetting>> &
-  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS" | "WEBHOOK_MAX_PENDING_PER_ACCOUNT">> &
+  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "SETTLEMENT_RELAY_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS" | "WEBHOOK_MAX_PENDING_PER_ACCOUNT">> &
   Partial<Pick<GatewayConfig, OutcomeSetting>>;
 
 export interface AppDeps {
@@ -102,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       keyTtlHours: IDEMPOTENCY_KEY_TTL_HOURS,
       ledgerTimeoutMs: deps.config.LEDGER_TIMEOUT_MS,
       sweepMs: deps.config.ASYNC_SWEEP_MS ?? 2_000,
+      settlementRelayMs: deps.config.SETTLEMENT_RELAY_MS ?? 1_000,
       maxBackgroundRuns: deps.config.MAX_BACKGROUND_REQUESTS ?? 16,
       retentionDays: deps.config.REQUEST_RETENTION_DAYS ?? REQUEST_RETENTION_DAYS,
       maxPendingWebhooks: deps.config.WEBHOOK_MAX_PENDING_PER_ACCOUNT ?? WEBHOOK_MAX_PENDING_DEFAULT,

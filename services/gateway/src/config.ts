@@ -50,6 +50,8 @@ export const GatewayEnv = BaseEnv.extend({
   REQUEST_LEASE_MS: envInt(15_000, 1_000, 120_000),
   /** How often each gateway looks for asynchronous requests whose gateway died. */
   ASYNC_SWEEP_MS: envInt(2_000, 100, 60_000),
+  /** How often each gateway applies the settlements the ledger did not confirm while their request waited (the outbox). */
+  SETTLEMENT_RELAY_MS: envInt(1_000, 100, 60_000),
   /** Asynchronous requests one gateway runs at once; more are accepted and wait queued for a free slot (here or on another gateway). */
   MAX_BACKGROUND_REQUESTS: envInt(16, 1, 256),
   /** Distinct outcome metric names one account may record (a new one beyond is refused with 422). */

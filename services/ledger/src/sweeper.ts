@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
+import { settlementsRepository } from "@adrank/db/repositories";
 import { openReservationsOlderThan } from "@adrank/ledger-domain";
 import type { AccountStore } from "./account-store.ts";
 import type { LedgerLogger } from "./logger.ts";
@@ -26,7 +27,8 @@ export interface Sweeper {
 }
 
 /**
- * Expires reservations left open longer than the TTL, releasing their credits. Candidates
+ * Expires reservations left open longer than the TTL, releasing their credits, except those
+ * whose settle is waiting in the settlement outbox. Candidates
  * come from this replica's cached accounts and from the projection (accounts no replica has
  * in memory); each goes through the same decide-and-append path as any command, so several
  * replicas sweeping at once expire a reservation once and never one that was just settled.
@@ -53,8 +55,20 @@ export function startSweeper({ store, db, stream, paused = () => false, logger, 
     } catch (err) {
       logger.warn({ err }, "sweeper could not read the projection: sweeping cached accounts only");
     }
+    let list = [...due.values()];
+    // A reservation whose settle a gateway is still relaying (the settlement outbox) was used:
+    // expiring it would release work that was done as if it had not been. When the outbox
+    // cannot be read, nothing is expired this time; the next sweep looks again.
+    if (list.length > 0) {
+      try {
+        const relaying = await settlementsRepository(db).pendingAmong(stream, list.map((d) => d.reservationId));
+        list = list.filter((d) => !relaying.has(d.reservationId));
+      } catch (err) {
+        logger.warn({ err }, "sweeper could not read the settlement outbox: nothing is expired this time");
+        return 0;
+      }
+    }
     let expired = 0;
-    const list = [...due.values()];
     // A few at a time: the per-account queues serialize within an account anyway.
     for (let i = 0; i < list.length; i += 16) {
       const results = await Promise.allSettled(list.slice(i, i + 16).map(({ accountId, reservationId }) => store.execute(accountId, { type: "ExpireReservation", reservationId })));

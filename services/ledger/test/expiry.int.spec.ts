@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import { settlementsRepository } from "@adrank/db/repositories";
 import { createLedgerClient, type LedgerClient } from "@adrank/ledger-client";
 import { createHarness, eventually, type Harness } from "./harness.ts";
 
@@ -70,5 +71,31 @@ describe("reservations left open expire and release their credits", () => {
       expect(events.filter((e) => e.event.type === "ReservationExpired" && e.event.reservationId === reservationId)).toHaveLength(1);
     }
     await Promise.all(sweepers.map((s) => s.stop()));
+  });
+
+  it("never expires a reservation whose settle a gateway is still relaying from the settlement outbox", async () => {
+    const replica = await h.replica({ reservationTtlMs: TTL_MS, sweepIntervalMs: 150 });
+    const outbox = settlementsRepository(h.tdb.db);
+    const accountId = "acct-outbox";
+    await ledger.grant({ accountId, grantId: "g1", credits: 10 });
+    const [relayed, forgotten] = [randomUUID(), randomUUID()];
+    await ledger.reserve({ accountId, keyId: "k1", reservationId: relayed, kind: "scoring", units: 3 });
+    await ledger.reserve({ accountId, keyId: "k1", reservationId: forgotten, kind: "scoring", units: 2 });
+    // The gateway's settle of `relayed` went unanswered: it is in the outbox, waiting.
+    await outbox.record({ stream: h.topo.streams.ledger.name, reservationId: relayed, requestId: relayed, accountId, unitsUsed: 3, modelUsage: null }, 60_000);
+    // The same id in another namespace's outbox protects nothing here.
+    await outbox.record({ stream: "OTHER_LEDGER", reservationId: forgotten, requestId: forgotten, accountId, unitsUsed: 2, modelUsage: null }, 60_000);
+
+    await eventually(async () => {
+      const b = await ledger.balance({ accountId });
+      return b.ok && b.value.reserved === 3;
+    }, 10_000, "the reservation nobody is relaying to expire");
+    await new Promise((r) => setTimeout(r, TTL_MS));
+    expect(await ledger.balance({ accountId })).toEqual({ ok: true, value: { available: 7, reserved: 3, granted: 10, used: 0 } });
+
+    // The relay's settle then charges it, once.
+    expect(await ledger.settle({ accountId, reservationId: relayed, unitsUsed: 3 })).toMatchObject({ ok: true, value: { creditsUsed: 3, balance: 7 } });
+    expect(await ledger.balance({ accountId })).toEqual({ ok: true, value: { available: 7, reserved: 0, granted: 10, used: 3 } });
+    await replica.stop();
   });
 });

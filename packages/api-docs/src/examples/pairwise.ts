@@ -97,6 +97,7 @@ export const pairwiseResponseExamples: Examples<z.output<typeof PairwiseResponse
         pairwise_evaluations: 1,
         credits_used: 1,
         credits_remaining: 496,
+        credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [MODEL], simulated: false },
       },
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CreditsStatus } from "../common/credits-status.ts";
 import { PANEL_SIZE } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
@@ -17,6 +18,7 @@ export const PairwiseSummary = z.looseObject({
   pairwise_evaluations: z.int(),
   credits_used: z.int(),
   credits_remaining: z.int().nullable(),
+  credits_status: CreditsStatus.optional(),
   models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CreditsStatus } from "../common/credits-status.ts";
 import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, ScoreLayer } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
@@ -97,6 +98,7 @@ export const RankSummary = z.looseObject({
   close_pair_refinement: ClosePairRefinement,
   credits_used: z.int(),
   credits_remaining: z.int().nullable(),
+  credits_status: CreditsStatus.optional(),
   ad_rankings_used: z.int().optional(),
   ad_rankings_remaining: z.int().optional(),
   models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),

@@ -9,6 +9,7 @@ import * as durableRequests from "./2026_11_26_10_durable_requests.ts";
 import * as outcomes from "./2026_11_27_10_outcomes.ts";
 import * as sealedWebhookSecrets from "./2026_11_28_20_sealed_webhook_secrets.ts";
 import * as fairWebhookClaims from "./2026_11_28_21_fair_webhook_claims.ts";
+import * as settlementOutbox from "./2026_11_29_10_settlement_outbox.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_27_10_outcomes": outcomes,
   "2026_11_28_20_sealed_webhook_secrets": sealedWebhookSecrets,
   "2026_11_28_21_fair_webhook_claims": fairWebhookClaims,
+  "2026_11_29_10_settlement_outbox": settlementOutbox,
 };

@@ -20,5 +20,6 @@ export { outcomesRepository, OutcomeQuotaExceeded, type OutcomeQuota, type Outco
 export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
 export { usageRepository, type CreditBalance, type ModelSpend, type ModelSpendQuery, type UsageDay, type UsageRepository } from "./usage.ts";
 export { requestsRepository, type RequestsRepository, type NewRequest, type FinishedRequest, type Claim, type FinishedResponse, type RequestView, type TakenOver, type RequestSummary } from "./requests.ts";
+export { settlementsRepository, type SettlementsRepository, type PendingSettlement, type ClaimedSettlement, type SettlementEnd } from "./settlements.ts";
 export { storeWithImages, loadWithImages } from "./stored-images.ts";
 export { webhooksRepository, newDeliveryId, PREVIOUS_SECRET_GRACE_HOURS, type WebhooksRepository, type ClaimedDelivery, type ClaimOptions, type DeliverySummary, type DeliveryAttempt, type SecretSealer } from "./webhooks.ts";

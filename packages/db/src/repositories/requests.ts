@@ -146,6 +146,24 @@ export function requestsRepository(db: Kysely<Database>) {
     await Promise.all(writes);
   }
 
+  /**
+   * A plain request that ended without an answer to store (its client left): one row, failed,
+   * with the sentence that says why and what was billed.
+   */
+  async function recordFailed(r: FinishedRequest, error: string): Promise<void> {
+    await db
+      .insertInto("api_requests")
+      .values({
+        ...rowOf({ ...r, mode: "sync", leaseOwner: "", leaseMs: 0 }, null),
+        lease_owner: null,
+        lease_expires_at: null,
+        state: "failed" as const,
+        finished_at: sql<Date>`now()`,
+        error,
+      })
+      .execute();
+  }
+
   const toTakenOver = async (r: ApiRequestRow): Promise<TakenOver> => ({
     requestId: r.request_id,
     accountId: r.account_id,
@@ -244,6 +262,7 @@ export function requestsRepository(db: Kysely<Database>) {
     },
 
     recordFinishedMany,
+    recordFailed,
 
     /**
      * Ends a running request: its response (or failure) is stored, the lease and the stored

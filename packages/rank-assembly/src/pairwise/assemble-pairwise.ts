@@ -40,6 +40,7 @@ export function assemblePairwiseResponse({ requestId, request, platform, audienc
       pairwise_evaluations: settlement.units,
       credits_used: settlement.creditsUsed,
       credits_remaining: settlement.creditsRemaining,
+      credits_status: settlement.status,
       models: { generators: [], embedder: null, voters: used.voters, simulated: used.simulated },
     },
   };

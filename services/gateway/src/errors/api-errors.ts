@@ -63,7 +63,14 @@ export class InsufficientCreditsError extends Error {
   }
 }
 
-/** The key's window (60 scoring evaluations, or 60 panels, per minute) or its account's (all keys together) is full (spec: 429). */
+/** Which ledger window refused: the key's units, the account's units (all keys together), or the account's requests or image fetches. */
+export type RateWindowName = "key" | "account" | "requests" | "fetches";
+
+/**
+ * A rate window is full (spec: 429): the key's (60 scoring evaluations, or 60 panels, per
+ * minute), its account's (all keys together), or the account's count of metered requests or
+ * of image URLs they make us fetch, which count whatever the requests cost.
+ */
 export class RateLimitedError extends Error {
   override name = "RateLimitedError";
   /** Seconds to wait (DESIGN: integer seconds; also the Retry-After header). */
@@ -71,12 +78,42 @@ export class RateLimitedError extends Error {
   /** Unix epoch seconds when the window has room again. */
   readonly resetAt: number;
   readonly remaining: number;
-  constructor(retryAfter: number, resetAt: number, remaining: number, kind: UsageKind = "scoring", limit = 60, window: "key" | "account" = "key") {
-    const who = window === "account" ? "the keys of this account may together use" : "this key may use";
-    super(`Rate limit reached: ${who} ${units(limit, kind)} per minute. Retry after ${retryAfter} s.`);
+  constructor(retryAfter: number, resetAt: number, remaining: number, kind: UsageKind = "scoring", limit = 60, window: RateWindowName = "key") {
+    super(`Rate limit reached: ${windowSentence(window, limit, kind)} Retry after ${retryAfter} s.`);
     this.retryAfter = retryAfter;
     this.resetAt = resetAt;
     this.remaining = remaining;
+  }
+}
+
+function windowSentence(window: RateWindowName, limit: number, kind: UsageKind): string {
+  switch (window) {
+    case "key":
+      return `this key may use ${units(limit, kind)} per minute.`;
+    case "account":
+      return `the keys of this account may together use ${units(limit, kind)} per minute.`;
+    case "requests":
+      return `the keys of this account may together send ${limit} rank and pairwise requests per minute, whatever they cost (a request whose images all fail counts too).`;
+    case "fetches":
+      return `the keys of this account may together send ${limit} image URLs per minute for us to fetch, whatever the requests cost.`;
+  }
+}
+
+/**
+ * A plain request's client disconnected before its answer (nobody reads the 499; the sentence
+ * is stored as the request's error, for GET /api/v1/requests/{id} and the console's history).
+ * It pays for the work it set going: what succeeded and what was running when it left.
+ */
+export class ClientLeftError extends Error {
+  override name = "ClientLeftError";
+  readonly unitsBilled: number;
+  constructor(kind: UsageKind, settlement: { units: number; creditsUsed: number; status: "confirmed" | "pending" }, options?: ErrorOptions) {
+    const billed =
+      settlement.units === 0
+        ? "Nothing had been dispatched to the models yet, so nothing was charged."
+        : `The work it had set going was billed: ${units(settlement.units, kind)} that succeeded or were running when it left (${settlement.creditsUsed} credit${settlement.creditsUsed === 1 ? "" : "s"}${settlement.status === "pending" ? ", awaiting the ledger's confirmation" : ""}). Its queued and running work was cancelled.`;
+    super(`The client disconnected before the answer was sent. ${billed}`, options);
+    this.unitsBilled = settlement.units;
   }
 }
 

@@ -2,6 +2,7 @@ import {
   AudienceNotFoundError,
   BodyTooLargeError,
   BodyValidationError,
+  ClientLeftError,
   formatBytes,
   InsufficientCreditsError,
   MalformedBodyError,
@@ -43,6 +44,8 @@ export function toHttpFailure(err: unknown, requestId: string, limits: { bodyLim
   if (err instanceof OutcomeRequestNotFoundError) return caller(404, { error: err.message, field: err.field });
   if (err instanceof IdempotentRequestInProgressError) return caller(409, { error: err.message, request_id: err.requestId }, { "Retry-After": String(err.retryAfter) });
   if (err instanceof InsufficientCreditsError) return caller(402, { error: err.message });
+  // Nobody is there to read it; 499 (nginx's "client closed request") keeps it apart from our own failures in logs and metrics.
+  if (err instanceof ClientLeftError) return caller(499, { error: err.message });
   if (err instanceof RateLimitedError) {
     return caller(
       429,

@@ -1,5 +1,5 @@
 import type { RequestOperation } from "@adrank/contracts";
-import type { RequestsRepository, WebhooksRepository } from "@adrank/db/repositories";
+import type { RequestsRepository, SettlementsRepository, WebhooksRepository } from "@adrank/db/repositories";
 import type { MeteringLedger } from "./metering.ts";
 import type { MeteringDeps } from "./metered-run.ts";
 import type { Operation, WorkLogger } from "./operation.ts";
@@ -15,6 +15,8 @@ export interface LifecycleConfig {
   ledgerTimeoutMs: number;
   /** How often each gateway looks for asynchronous requests whose owner died. */
   sweepMs: number;
+  /** How often each gateway relays the settlements the ledger did not confirm in time. */
+  settlementRelayMs: number;
   /** Asynchronous requests one gateway runs at once (its own and taken-over ones); one beyond waits queued. */
   maxBackgroundRuns: number;
   /** Finished requests are kept this long (at least 30 days). */
@@ -29,6 +31,13 @@ export interface LifecycleDeps {
   /** Null when the webhook URL may be used; else the sentence saying why not (https, public addresses). */
   checkWebhookUrl(url: string): Promise<string | null>;
   ledger: MeteringLedger;
+  /** The settlement outbox, and the LEDGER stream whose rows in it are this deployment's. */
+  settlements: SettlementsRepository;
+  ledgerStream: string;
+  /** Cancels a run's jobs on the bus (see MeteringDeps.cancelRun). */
+  cancelRun(runId: string): void;
+  /** Counts settlements by how they ended (adrank_settlements_total). */
+  onSettlement?(outcome: "pending" | "applied" | "refused"): void;
   log: WorkLogger;
   config: LifecycleConfig;
   now(): number;

@@ -18,6 +18,8 @@ export interface Reservation {
   keyId: string;
   reservationId: string;
   units: number;
+  /** Image URLs the request makes us fetch: counted in the account's fetch window (0 for none). */
+  fetches: number;
 }
 
 /**
@@ -54,11 +56,38 @@ export function refusalOf(rejection: Rejection, kind: UsageKind): Error {
   }
 }
 
-export interface SettledUsage {
+/** How a settle ended for the answer: confirmed by the ledger, or recorded durably and still on its way. */
+export type SettleOutcome =
+  | {
+      status: "confirmed";
+      unitsUsed: number;
+      /** What the ledger charged: 0 when it refused the settle (the reservation had closed; nothing was charged). */
+      creditsUsed: number;
+      /** Available credits after; null when the ledger refused the settle. */
+      balance: number | null;
+      /** Units left in the key's window; null when the ledger refused the settle. */
+      windowRemaining: number | null;
+    }
+  | { status: "pending"; unitsUsed: number };
+
+/** A settle to apply later, with who it is for. */
+export interface SettleOrder {
+  accountId: string;
+  reservationId: string;
+  /** The request whose stored answer reports it. */
+  requestId: string;
   unitsUsed: number;
-  creditsUsed: number;
-  balance: number;
-  windowRemaining: number;
+  modelUsage?: ModelUsage[];
+}
+
+/**
+ * Where a settle the ledger has not confirmed is kept until it is (Postgres: the gateway's
+ * relay applies it and brings the stored answer up to date; see settlement-relay.ts).
+ */
+export interface SettlementOutbox {
+  record(order: SettleOrder): Promise<void>;
+  /** The ledger answered after all, while the request was still waiting. */
+  finish(reservationId: string, end: { state: "applied"; creditsUsed: number; balance: number } | { state: "refused"; reason: string }): Promise<void>;
 }
 
 export interface SettleRetry {
@@ -73,40 +102,73 @@ export interface SettleRetry {
 const FIRST_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 1_000;
 /** Long enough for a NATS reconnect after a blip; short enough that a ledger outage does not hold every answer to the request limit. */
-const CONFIRM_WINDOW_MS = 15_000;
+export const CONFIRM_WINDOW_MS = 15_000;
+/** With no outbox to record in, how long this process keeps asking on its own: the ledger's default reservation TTL. */
+const UNRECORDED_RETRY_MS = 300_000;
+const UNRECORDED_BACKOFF_MS = 5_000;
 
 /**
- * Settles what the request used, and keeps asking until the ledger confirms it or time runs
- * out. A settle whose reply was lost may still have been applied; the repeat carries the
- * same reservation id, so the ledger answers it with the first settlement's outcome and the
- * response reports what was really charged. Never throws: an unconfirmed settlement is
- * logged, returns null, and the open reservation expires in the ledger, which charges nothing.
- * It keeps asking for at most CONFIRM_WINDOW_MS, and never past the request's limit.
+ * Settles what the request used. The first attempt that goes unanswered records the settle in
+ * the outbox before anything else, so it is applied whatever happens to this process; then it
+ * keeps asking until the ledger confirms (a lost reply's repeat carries the same reservation
+ * id, and the ledger answers it with the first settlement's outcome) or its time is up: at most
+ * CONFIRM_WINDOW_MS, and never past the request's limit. Then the answer says "pending" with
+ * the units used, and the outbox's relay finishes the job. Never throws.
  */
-export async function settleUsage(
-  ledger: MeteringLedger,
-  r: { accountId: string; reservationId: string; unitsUsed: number; modelUsage?: ModelUsage[] },
-  log: MeteringLogger,
-  retry: SettleRetry,
-): Promise<SettledUsage | null> {
+export async function settleUsage(ledger: MeteringLedger, r: SettleOrder, log: MeteringLogger, retry: SettleRetry, outbox: SettlementOutbox): Promise<SettleOutcome> {
   const now = retry.now ?? Date.now;
   const giveUpAt = Math.min(retry.limitAt - 2 * retry.ledgerTimeoutMs, now() + CONFIRM_WINDOW_MS);
   const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const settle = { accountId: r.accountId, reservationId: r.reservationId, unitsUsed: r.unitsUsed, ...(r.modelUsage ? { modelUsage: r.modelUsage } : {}) };
+  let recorded: Promise<boolean> | null = null;
   for (let attempt = 1, backoff = FIRST_BACKOFF_MS; ; attempt++, backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
     try {
-      const reply = await ledger.settle(r);
-      if (reply.ok) return { unitsUsed: r.unitsUsed, creditsUsed: reply.value.creditsUsed, balance: reply.value.balance, windowRemaining: reply.value.windowRemaining };
-      log.error({ reservationId: r.reservationId, unitsUsed: r.unitsUsed, rejection: reply.rejection, attempt }, "ledger refused the settlement; the reservation will expire");
-      return null;
-    } catch (err) {
-      if (!isLedgerUnavailable(err) || now() + backoff > giveUpAt) {
-        log.error({ err, reservationId: r.reservationId, unitsUsed: r.unitsUsed, attempt }, "settlement not confirmed; the reservation will expire unless an attempt got through");
-        return null;
+      const reply = await ledger.settle(settle);
+      if (reply.ok) {
+        if (recorded && (await recorded)) void outbox.finish(r.reservationId, { state: "applied", creditsUsed: reply.value.creditsUsed, balance: reply.value.balance }).catch(() => undefined);
+        return { status: "confirmed", unitsUsed: r.unitsUsed, creditsUsed: reply.value.creditsUsed, balance: reply.value.balance, windowRemaining: reply.value.windowRemaining };
       }
-      log.warn({ reason: err.reason, reservationId: r.reservationId, attempt, retryInMs: backoff }, "settlement not confirmed yet; asking the ledger again");
+      // The reservation had closed (expired or unknown): nothing was or will be charged. Our bug: logged loudly.
+      log.error({ reservationId: r.reservationId, unitsUsed: r.unitsUsed, rejection: reply.rejection, attempt }, "ledger refused the settlement: nothing was charged");
+      if (recorded && (await recorded)) void outbox.finish(r.reservationId, { state: "refused", reason: JSON.stringify(reply.rejection) }).catch(() => undefined);
+      return { status: "confirmed", unitsUsed: r.unitsUsed, creditsUsed: 0, balance: null, windowRemaining: null };
+    } catch (err) {
+      // Unanswered, or answered with something we could not read: it may have been applied.
+      recorded ??= outbox.record(r).then(
+        () => true,
+        (e: unknown) => {
+          log.error({ err: e, reservationId: r.reservationId }, "could not record the unconfirmed settlement; this process keeps asking the ledger on its own");
+          return false;
+        },
+      );
+      if (now() + backoff > giveUpAt) {
+        const durable = await recorded;
+        log.warn({ err, reservationId: r.reservationId, unitsUsed: r.unitsUsed, attempt, durable }, "settlement not confirmed in time; the answer says it is pending");
+        if (!durable) keepSettling(ledger, settle, log, now, sleep);
+        return { status: "pending", unitsUsed: r.unitsUsed };
+      }
+      log.warn({ reason: isLedgerUnavailable(err) ? err.reason : "unexpected", reservationId: r.reservationId, attempt, retryInMs: backoff }, "settlement not confirmed yet; asking the ledger again");
       await sleep(backoff);
     }
   }
+}
+
+/** The last resort when Postgres could not take the settle either: ask the ledger from here until the reservation would expire. */
+function keepSettling(ledger: MeteringLedger, settle: Omit<SettleOrder, "requestId">, log: MeteringLogger, now: () => number, sleep: (ms: number) => Promise<void>): void {
+  const until = now() + UNRECORDED_RETRY_MS;
+  void (async () => {
+    while (now() < until) {
+      await sleep(UNRECORDED_BACKOFF_MS);
+      try {
+        const reply = await ledger.settle(settle);
+        if (!reply.ok) log.error({ reservationId: settle.reservationId, rejection: reply.rejection }, "ledger refused a settlement retried in the background: nothing was charged");
+        return;
+      } catch {
+        // Still unreachable: try again.
+      }
+    }
+    log.error({ reservationId: settle.reservationId, unitsUsed: settle.unitsUsed }, "gave up on an unrecorded settlement: its reservation expires and charges nothing");
+  })();
 }
 
 /**

@@ -46,6 +46,8 @@ export interface Prepared<Plan> {
   plan: Plan;
   /** The most units it can use: what is reserved before any work. */
   units: number;
+  /** Image URLs it makes us fetch (data URIs are not fetched): counted in the account's fetch window. */
+  fetches: number;
   /** How many items its progress counts to. */
   total: number;
   async: boolean;
@@ -79,15 +81,16 @@ export interface FinishedWork {
   answer(settlement: Settlement): unknown;
 }
 
-/** What the ledger confirmed, as an answer reports it. */
+/** What the ledger charged, as an answer reports it. */
 export interface Settlement {
-  /** The units billed: what the ledger settled, or what the work used when that could not be confirmed. */
+  /** The units billed. */
   units: number;
-  /** 0 when the settlement could not be confirmed: its reservation then expires, which charges nothing. */
+  /** What they cost: the ledger's figure, or, pending, one credit per unit (what the outbox will charge). */
   creditsUsed: number;
-  /** null when the settlement could not be confirmed. */
+  /** The balance after; null while the charge is pending, or when the ledger refused it. */
   creditsRemaining: number | null;
-  confirmed: boolean;
+  /** "pending": the ledger had not confirmed the charge when the answer went; GET /api/v1/requests/{id} shows the confirmed figures later. */
+  status: "confirmed" | "pending";
 }
 
 /** What work that did not finish used anyway: the units to charge and the model calls made. */

@@ -10,7 +10,7 @@ import { requestStatusOf } from "./request-status.ts";
 const NEVER = new AbortController().signal;
 
 /** A request this process holds the lease of: stored, so its answer outlives the connection. */
-export interface OwnedAttempt extends Omit<Attempt, "clientGone" | "onProgress" | "units"> {
+export interface OwnedAttempt extends Omit<Attempt, "clientGone" | "onProgress" | "units" | "fetches"> {
   mode: "sync" | "async";
 }
 
@@ -22,7 +22,7 @@ export interface OwnedAttempt extends Omit<Attempt, "clientGone" | "onProgress" 
 export async function runOwned<Plan>(ctx: LifecycleContext, operation: Operation<Plan>, prepared: Prepared<Plan>, a: OwnedAttempt): Promise<FinishedResponse> {
   const lease = holdLease(ctx.repo, a.requestId, ctx.owner, ctx.config.leaseMs, a.log);
   try {
-    const result = await runMetered(ctx.metering, operation, prepared.plan, { ...a, units: prepared.units, clientGone: NEVER, onProgress: progressWriter(ctx.repo, a.requestId, a.log) });
+    const result = await runMetered(ctx.metering, operation, prepared.plan, { ...a, units: prepared.units, fetches: prepared.fetches, clientGone: NEVER, onProgress: progressWriter(ctx.repo, a.requestId, a.log) });
     const response: FinishedResponse = { status: 200, headers: { "X-RateLimit-Remaining": String(result.rateLimitRemaining) }, body: JSON.stringify(result.body) };
     const stored = await ctx.repo
       .finish(a.requestId, ctx.owner, { state: "succeeded", response, ...(prepared.webhookUrl !== undefined ? { webhookDeliveryId: newDeliveryId() } : {}) })

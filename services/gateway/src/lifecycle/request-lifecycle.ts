@@ -7,6 +7,8 @@ import { validTraceparent } from "../http/traceparent.ts";
 import { BackgroundRuns } from "./background-runs.ts";
 import type { LifecycleContext, LifecycleDeps } from "./context.ts";
 import { fingerprintOf } from "./fingerprint.ts";
+import { CONFIRM_WINDOW_MS } from "./metering.ts";
+import { startSettlementRelay } from "./settlement-relay.ts";
 import { createGroupWriter } from "./group-writer.ts";
 import { idempotencyKeyOf } from "./idempotency-key-header.ts";
 import { acceptAsync, acceptedBodyOf, vetWebhook } from "./modes/async-request.ts";
@@ -29,7 +31,22 @@ export function createRequestLifecycle(deps: LifecycleDeps) {
   const ctx: LifecycleContext = {
     ...deps,
     owner: `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`,
-    metering: { ledger: deps.ledger, ledgerTimeoutMs: deps.config.ledgerTimeoutMs, now: deps.now },
+    metering: {
+      ledger: deps.ledger,
+      ledgerTimeoutMs: deps.config.ledgerTimeoutMs,
+      now: deps.now,
+      cancelRun: deps.cancelRun,
+      outbox: {
+        async record(order) {
+          await deps.settlements.record(
+            { stream: deps.ledgerStream, reservationId: order.reservationId, requestId: order.requestId, accountId: order.accountId, unitsUsed: order.unitsUsed, modelUsage: order.modelUsage ?? null },
+            CONFIRM_WINDOW_MS,
+          );
+          deps.onSettlement?.("pending");
+        },
+        finish: (reservationId, end) => deps.settlements.finish(deps.ledgerStream, reservationId, end),
+      },
+    },
     operationOf(name) {
       const operation = operations.get(name);
       if (!operation) throw new Error(`no operation registered for ${name}`);
@@ -37,6 +54,7 @@ export function createRequestLifecycle(deps: LifecycleDeps) {
     },
   };
   const background = new BackgroundRuns(ctx, (t) => resumeAsync(ctx, t));
+  let relay: ReturnType<typeof startSettlementRelay> | null = null;
   const finished: FinishedWriter = createGroupWriter((items) => deps.repo.recordFinishedMany(items), { maxBatch: 100, maxInFlight: 2 });
 
   async function serve<Plan>(operation: Operation<Plan>, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -90,11 +108,24 @@ export function createRequestLifecycle(deps: LifecycleDeps) {
       return (request, reply) => serve(operation, request, reply);
     },
 
-    /** Starts the sweep for queued and abandoned asynchronous requests, and the retention purge. */
-    start: () => background.start(),
+    /** Starts the sweep for queued and abandoned asynchronous requests, the retention purge and the settlement relay. */
+    start() {
+      background.start();
+      relay = startSettlementRelay({
+        repo: deps.settlements,
+        stream: deps.ledgerStream,
+        ledger: deps.ledger,
+        log: deps.log,
+        intervalMs: deps.config.settlementRelayMs,
+        ...(deps.onSettlement ? { onFinished: deps.onSettlement } : {}),
+      });
+    },
 
-    /** Stops looking for new work and waits for the background runs in flight. */
-    close: () => background.close(),
+    /** Stops looking for new work and waits for the background runs in flight, then for the relay. */
+    async close() {
+      await background.close();
+      await relay?.stop();
+    },
 
     /** Background runs in flight (tests and metrics). */
     inFlight: () => background.size,

@@ -16,11 +16,11 @@ export async function reserveForTakeover(
   ledger: MeteringLedger,
   repo: Pick<RequestsRepository, "setReservation">,
   t: TakenOver,
-  usage: { kind: UsageKind; units: number },
+  usage: { kind: UsageKind; units: number; fetches: number },
   log: WorkLogger,
 ): Promise<{ reservationId: string; alreadyReserved: { windowRemaining: number }; free: boolean }> {
   const previousId = t.reservationId ?? t.requestId;
-  const ask = { kind: usage.kind, accountId: t.accountId, keyId: t.keyId, units: usage.units };
+  const ask = { kind: usage.kind, accountId: t.accountId, keyId: t.keyId, units: usage.units, fetches: usage.fetches };
   let reply: Awaited<ReturnType<MeteringLedger["reserve"]>>;
   try {
     reply = await ledger.reserve({ ...ask, reservationId: previousId });

@@ -1,5 +1,6 @@
 import fp from "fastify-plugin";
-import { webhooksRepository } from "@adrank/db/repositories";
+import { settlementsRepository, webhooksRepository } from "@adrank/db/repositories";
+import { publishCancel } from "@adrank/messaging";
 import type { LifecycleConfig } from "../lifecycle/context.ts";
 import type { WorkLogger } from "../lifecycle/operation.ts";
 import { createRequestLifecycle, type RequestLifecycle } from "../lifecycle/request-lifecycle.ts";
@@ -23,6 +24,10 @@ export default fp(
       webhooks: webhooksRepository(app.db),
       checkWebhookUrl: opts.checkWebhookUrl,
       ledger: app.ledger,
+      settlements: settlementsRepository(app.db),
+      ledgerStream: app.bus.topo.streams.ledger.name,
+      cancelRun: (runId) => publishCancel(app.bus.nc, app.bus.topo, runId),
+      onSettlement: (outcome) => app.gatewayMetrics.settlements.inc({ outcome }),
       log: app.log as WorkLogger,
       config: opts.config,
       now: opts.now,
@@ -31,5 +36,5 @@ export default fp(
     app.addHook("onReady", async () => lifecycle.start());
     app.addHook("onClose", async () => lifecycle.close());
   },
-  { name: "lifecycle", dependencies: ["db", "ledger"] },
+  { name: "lifecycle", dependencies: ["db", "ledger", "bus", "metrics"] },
 );

@@ -9,6 +9,8 @@ export interface GatewayMetrics {
   panels: Counter<"source" | "status">;
   /** Units settled with the ledger: scoring evaluations and pairwise panels. */
   billed: Counter<"kind">;
+  /** Settlements the ledger did not confirm while their request waited: recorded ("pending"), then applied or refused by the relay. */
+  settlements: Counter<"outcome">;
 }
 
 declare module "fastify" {
@@ -23,6 +25,7 @@ export function createGatewayMetrics(metrics: Metrics = createMetrics("gateway")
     httpDuration: metrics.histogram("adrank_http_request_duration_seconds", "HTTP request latency by method, route and status.", ["method", "route", "status"], LATENCY_BUCKETS),
     panels: metrics.counter("adrank_panels_total", "Panels run, by where they came from and their status.", ["source", "status"]),
     billed: metrics.counter("adrank_billed_units_total", "Units settled with the ledger, by kind.", ["kind"]),
+    settlements: metrics.counter("adrank_settlements_total", "Settlements the ledger did not confirm while their request waited: recorded in the outbox (pending), then applied or refused by the relay.", ["outcome"]),
   };
 }
 

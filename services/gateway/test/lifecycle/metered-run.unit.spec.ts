@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ModelUsage, ReserveRequest, SettleRequest } from "@adrank/bus-contracts";
-import type { MeteringLedger } from "../../src/lifecycle/metering.ts";
+import type { MeteringLedger, SettleOrder } from "../../src/lifecycle/metering.ts";
 import { runMetered, type Attempt } from "../../src/lifecycle/metered-run.ts";
 import { UnfinishedWork, type Operation, type Settlement } from "../../src/lifecycle/operation.ts";
-import { InsufficientCreditsError, VotersUnavailableError } from "../../src/errors/api-errors.ts";
+import { LedgerUnavailableError } from "@adrank/ledger-client";
+import { ClientLeftError, InsufficientCreditsError, VotersUnavailableError } from "../../src/errors/api-errors.ts";
 
 // The lifecycle's metered run with a fake ledger and a made-up third operation: what is
 // reserved, what is settled however the work ends, and what the answer is told.
@@ -11,7 +12,7 @@ import { InsufficientCreditsError, VotersUnavailableError } from "../../src/erro
 const quiet = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 const usage: ModelUsage = { model: "sim:test", calls: 2, inputTokens: 10, outputTokens: 4 };
 
-function fakeLedger(opts: { balance?: number; settleLost?: boolean } = {}) {
+function fakeLedger(opts: { balance?: number } = {}) {
   const reserved: ReserveRequest[] = [];
   const settled: SettleRequest[] = [];
   const ledger: MeteringLedger = {
@@ -22,7 +23,6 @@ function fakeLedger(opts: { balance?: number; settleLost?: boolean } = {}) {
     },
     settle: async (s) => {
       settled.push(s);
-      if (opts.settleLost) return { ok: false, rejection: { type: "UnknownReservation" } } as never;
       return { ok: true, value: { reservationId: s.reservationId, creditsUsed: s.unitsUsed, balance: 100 - s.unitsUsed, windowRemaining: 60 - s.unitsUsed, alreadySettled: false } };
     },
   };
@@ -34,6 +34,7 @@ const attempt = (over: Partial<Attempt> = {}): Attempt => ({
   runId: "req-1",
   caller: { accountId: "acct_1", keyId: "key_1" },
   units: 3,
+  fetches: 2,
   receivedAt: Date.now(),
   clientGone: new AbortController().signal,
   reservationId: "req-1",
@@ -51,7 +52,7 @@ function echoOperation(behaviour: { used?: number; fail?: Error; unfinished?: nu
     kind: "scoring",
     timeoutMs: 10_000,
     seen,
-    prepare: async () => ({ plan: { word: "hi" }, units: 3, total: 1, async: false, webhookUrl: undefined }),
+    prepare: async () => ({ plan: { word: "hi" }, units: 3, fetches: 2, total: 1, async: false, webhookUrl: undefined }),
     ...(behaviour.admit ? { admit: () => Promise.reject(behaviour.admit) } : {}),
     async run(plan, ctx) {
       expect(ctx.workDeadline).toBeLessThan(Date.now() + 10_000);
@@ -68,24 +69,34 @@ function echoOperation(behaviour: { used?: number; fail?: Error; unfinished?: nu
   };
 }
 
-const deps = (ledger: MeteringLedger) => ({ ledger, ledgerTimeoutMs: 500, now: Date.now });
+/** An outbox that keeps the settles it was given. */
+const outbox = () => {
+  const recorded: SettleOrder[] = [];
+  return { recorded, record: async (o: SettleOrder) => void recorded.push(o), finish: async () => undefined };
+};
+const deps = (ledger: MeteringLedger, box = outbox(), cancelled: string[] = []) => ({ ledger, ledgerTimeoutMs: 500, now: Date.now, outbox: box, cancelRun: (runId: string) => void cancelled.push(runId) });
 
 describe("runMetered", () => {
   it("reserves the most the request can use, settles what it used with its model calls, and answers from the ledger's figures", async () => {
     const { ledger, reserved, settled } = fakeLedger();
     const op = echoOperation({ used: 2 });
     const answer = await runMetered(deps(ledger), op, { word: "hi" }, attempt());
-    expect(reserved).toEqual([{ kind: "scoring", accountId: "acct_1", keyId: "key_1", reservationId: "req-1", units: 3 }]);
+    expect(reserved).toEqual([{ kind: "scoring", accountId: "acct_1", keyId: "key_1", reservationId: "req-1", units: 3, fetches: 2 }]);
     expect(settled).toEqual([{ accountId: "acct_1", reservationId: "req-1", unitsUsed: 2, modelUsage: [usage] }]);
-    expect(op.seen).toEqual([{ units: 2, creditsUsed: 2, creditsRemaining: 98, confirmed: true }]);
+    expect(op.seen).toEqual([{ units: 2, creditsUsed: 2, creditsRemaining: 98, status: "confirmed" }]);
     expect(answer).toEqual({ body: { said: "hi", billed: 2 }, rateLimitRemaining: 58 });
   });
 
-  it("says nothing was charged and the balance is unknown when the ledger does not confirm the settlement", async () => {
-    const { ledger } = fakeLedger({ settleLost: true });
-    const op = echoOperation({ used: 2 });
-    const answer = await runMetered(deps(ledger), op, { word: "hi" }, attempt());
-    expect(op.seen).toEqual([{ units: 2, creditsUsed: 0, creditsRemaining: null, confirmed: false }]);
+  it("reports the units and credits used as pending, never 0, when the ledger does not confirm the settlement in time", async () => {
+    const ledger: MeteringLedger = {
+      reserve: async (r) => ({ ok: true, value: { reservationId: r.reservationId, balance: 97, windowRemaining: 57 } }),
+      settle: () => Promise.reject(new LedgerUnavailableError("timeout", "ledger.settle", "the ledger did not answer in time")),
+    };
+    const box = outbox();
+    const op = { ...echoOperation({ used: 2 }), timeoutMs: 2_500 };
+    const answer = await runMetered(deps(ledger, box), op, { word: "hi" }, attempt());
+    expect(op.seen).toEqual([{ units: 2, creditsUsed: 2, creditsRemaining: null, status: "pending" }]);
+    expect(box.recorded).toEqual([{ accountId: "acct_1", reservationId: "req-1", requestId: "req-1", unitsUsed: 2, modelUsage: [usage] }]);
     // The window figure is the reservation's, the last one the ledger confirmed.
     expect(answer.rateLimitRemaining).toBe(57);
   });
@@ -128,5 +139,33 @@ describe("runMetered", () => {
     await expect(runMetered(deps(ledger), op, { word: "hi" }, attempt())).rejects.toBeInstanceOf(InsufficientCreditsError);
     expect(settled).toEqual([]);
     expect(op.seen).toEqual([]);
+  });
+
+  it("cancels the run's jobs when the work fails, and not when it finishes", async () => {
+    const { ledger } = fakeLedger();
+    const cancelled: string[] = [];
+    await runMetered(deps(ledger, outbox(), cancelled), echoOperation({ used: 1 }), { word: "hi" }, attempt());
+    expect(cancelled).toEqual([]);
+    await expect(runMetered(deps(ledger, outbox(), cancelled), echoOperation({ fail: new Error("bug") }), { word: "hi" }, attempt({ runId: "run-2" }))).rejects.toThrow("bug");
+    expect(cancelled).toEqual(["run-2"]);
+  });
+
+  it("cancels the run when its client leaves, bills what the work had set going and says so instead of answering", async () => {
+    const { ledger, settled } = fakeLedger();
+    const cancelled: string[] = [];
+    const gone = new AbortController();
+    const op: Operation<{ word: string }> = {
+      ...echoOperation({}),
+      async run(_plan, ctx) {
+        gone.abort(new Error("client disconnected"));
+        expect(ctx.stoppedBy()).toBe("client");
+        throw new UnfinishedWork(new Error("stopped"), { unitsUsed: 2, modelUsage: [usage] });
+      },
+    };
+    const failure = runMetered(deps(ledger, outbox(), cancelled), op, { word: "hi" }, attempt({ runId: "run-3", clientGone: gone.signal }));
+    await expect(failure).rejects.toBeInstanceOf(ClientLeftError);
+    await expect(failure).rejects.toThrow("The client disconnected before the answer was sent. The work it had set going was billed: 2 scoring evaluations that succeeded or were running when it left (2 credits).");
+    expect(settled.map((s) => s.unitsUsed)).toEqual([2]);
+    expect(cancelled).toEqual(["run-3"]);
   });
 });

@@ -55,7 +55,7 @@ export async function acceptAsync<Plan>(
   const log = a.request.log as WorkLogger;
   let reservation: { windowRemaining: number };
   try {
-    reservation = await reserveUsage(ctx.ledger, { kind: operation.kind, accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: prepared.units }, log);
+    reservation = await reserveUsage(ctx.ledger, { kind: operation.kind, accountId: caller.accountId, keyId: caller.keyId, reservationId: requestId, units: prepared.units, fetches: prepared.fetches }, log);
   } catch (err) {
     await ctx.repo.abandon(requestId, ctx.owner).catch((e: unknown) => log.error({ err: e, requestId }, "forgetting a refused asynchronous request failed"));
     throw err;

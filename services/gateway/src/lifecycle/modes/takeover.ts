@@ -23,7 +23,7 @@ export async function runTakenOver<Plan>(
 ): Promise<FinishedResponse> {
   let reservation: Awaited<ReturnType<typeof reserveForTakeover>>;
   try {
-    reservation = await reserveForTakeover(ctx.ledger, ctx.repo, t, { kind: operation.kind, units: prepared.units }, log);
+    reservation = await reserveForTakeover(ctx.ledger, ctx.repo, t, { kind: operation.kind, units: prepared.units, fetches: prepared.fetches }, log);
   } catch (err) {
     if (mode === "sync") await forgetSync(ctx, t.requestId, log);
     else await failAsync(ctx, t.requestId, err, prepared.webhookUrl !== undefined, log);

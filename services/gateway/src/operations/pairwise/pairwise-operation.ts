@@ -4,11 +4,12 @@ import { PairwiseRequest, type PairwiseResponse } from "@adrank/contracts";
 import { askPresence } from "@adrank/messaging";
 import { openPanelSession, type PanelSide } from "@adrank/panel-client";
 import { presentPanel, tallyPanel } from "@adrank/panel-domain";
-import { assemblePairwiseResponse, billedPanelsOf, personaOf, type ResolvedAudience } from "@adrank/rank-assembly";
+import { assemblePairwiseResponse, billedPanelsOf, createDispatchTally, personaOf, type ResolvedAudience } from "@adrank/rank-assembly";
 import { VotersUnavailableError } from "../../errors/api-errors.ts";
 import { parseJsonBody } from "../../http/parse-body.ts";
 import { UnfinishedWork, type Operation } from "../../lifecycle/operation.ts";
 import { startInOrder } from "../shared/asset-slots.ts";
+import { fetchedUrlsOf } from "../shared/fetched-urls.ts";
 import { imageRefOf, prepareImage } from "../shared/prepare-image.ts";
 import { resolveAudience } from "../shared/resolve-audience.ts";
 
@@ -32,7 +33,8 @@ export interface PairwisePlan {
  * POST /api/v1/pairwise (compareCreativePairs): a body is validated and its audience
  * resolved; before any credit is reserved a voter must answer (else 503); the run prepares
  * every distinct image once, runs all panels at once (5 blinded votes each, 3 shown ab and
- * 2 ba) and bills the completed panels only. A client that leaves before the panels end pays nothing.
+ * 2 ba) and bills the completed panels only. A client that leaves pays for the panels that
+ * completed or were being voted on when it left.
  */
 export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): Operation<PairwisePlan> {
   const { nc, js, topo, images } = app.bus;
@@ -44,7 +46,14 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
     async prepare(raw, caller) {
       const body = parseJsonBody(PairwiseRequest, raw);
       const audience = await resolveAudience(app.repos.audiences, caller.accountId, body);
-      return { plan: { body, audience }, units: body.pairs.length, total: body.pairs.length, async: body.async, webhookUrl: body.webhook_url };
+      return {
+        plan: { body, audience },
+        units: body.pairs.length,
+        fetches: fetchedUrlsOf(body.pairs.flatMap((p) => [p.a.image_url, p.b.image_url])),
+        total: body.pairs.length,
+        async: body.async,
+        webhookUrl: body.webhook_url,
+      };
     },
 
     async admit(plan) {
@@ -61,6 +70,9 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
       let done = 0;
       const stopReason = () =>
         stoppedBy() === "client" ? "The request was cancelled before the vote was cast." : `The vote was not cast within the request's time limit of ${Math.round(opts.timeoutMs / 1000)} s.`;
+      // Panels handed to voters, for a client that leaves; frozen before the session ends every wait.
+      const tally = createDispatchTally();
+      stop.addEventListener("abort", () => tally.freeze(), { once: true });
       const session = openPanelSession({ nc, js, topo, requestId: runId, deadline: workDeadline, stop, stopReason, traceparent, log });
       try {
         // Each distinct image is fetched and stored once, however many pairs use it.
@@ -83,25 +95,31 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
               onProgress(++done);
               return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: [], tally: tallyPanel([]), error: `${which} could not be used: ${reason} No vote was cast and the pair is not billed.` });
             }
-            const run = await session.run(`p${i + 1}`, persona, a, b);
+            const key = `p${i + 1}`;
+            tally.dispatched(key);
+            const run = await session.run(key, persona, a, b);
             panelUsage.push(run.usage);
             onProgress(++done);
-            return presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: run.votes, tally: tallyPanel(run.votes) });
+            const result = presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: run.votes, tally: tallyPanel(run.votes) });
+            tally.answered(key, result.status === "done");
+            return result;
           }),
         );
         const completed = billedPanelsOf(results);
         return {
-          unitsUsed: completed,
+          // A client that left is not answered: it pays for what it set going (see the catch below).
+          unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(body.pairs.length) : completed,
           modelUsage: mergeModelUsage(panelUsage),
           answer: (settlement): PairwiseResponse => {
             for (const r of results) app.gatewayMetrics.panels.inc({ source: "pairwise", status: r.status });
-            app.gatewayMetrics.billed.inc({ kind: "pairwise" }, settlement.confirmed ? settlement.units : 0);
+            app.gatewayMetrics.billed.inc({ kind: "pairwise" }, settlement.units);
             return assemblePairwiseResponse({ requestId, request: body, platform: persona.platform, audienceName: audience.name, results, presenceModel: voterModel, settlement });
           },
         };
       } catch (err) {
-        // Our own failure, or the client left before the panels ended: nothing is charged, but the votes cast are recorded.
-        throw new UnfinishedWork(err, { unitsUsed: 0, modelUsage: mergeModelUsage(panelUsage) });
+        // Client gone: it pays for the panels that completed or were being voted on when it left
+        // (DispatchTally). Our own failure: nothing is charged. The votes cast are recorded either way.
+        throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(body.pairs.length) : 0, modelUsage: mergeModelUsage(panelUsage) });
       } finally {
         session.close();
       }

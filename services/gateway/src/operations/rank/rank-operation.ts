@@ -2,11 +2,12 @@ import type { FastifyInstance } from "fastify";
 import type { ImageRef, ScoreJob } from "@adrank/bus-contracts";
 import { RankRequest } from "@adrank/contracts";
 import { publishJob } from "@adrank/messaging";
-import { assembleRankResponse, billedEvaluationsOfBatch, modelUsageOfRank, planRank, scoreAssets, type AssetOutcome, type ClosePairRefiner, type RankPlan } from "@adrank/rank-assembly";
+import { assembleRankResponse, createDispatchTally, modelUsageOfRank, planRank, scoreAssets, type AssetOutcome, type ClosePairRefiner, type RankPlan } from "@adrank/rank-assembly";
 import { inSpan } from "@adrank/telemetry";
 import { parseJsonBody } from "../../http/parse-body.ts";
 import { UnfinishedWork, type Operation } from "../../lifecycle/operation.ts";
 import { mapWithSlots, startInOrder } from "../shared/asset-slots.ts";
+import { fetchedUrlsOf } from "../shared/fetched-urls.ts";
 import { imageRefOf, prepareImage } from "../shared/prepare-image.ts";
 import { resolveAudience } from "../shared/resolve-audience.ts";
 import { evaluateAsset, type EvaluateAssetContext } from "./evaluate-asset.ts";
@@ -26,7 +27,7 @@ const PUBLISH_TIMEOUT_MS = 5_000;
  * POST /api/v1/rank (rankAssets): a body is validated, its audience resolved and its batch
  * planned; the run evaluates the assets (at most `assetConcurrency` at once, images prepared
  * ahead in input order), refines close pairs and assembles the answer from what succeeded.
- * A client that leaves still pays for what succeeded before it left.
+ * A client that leaves pays for the evaluations that succeeded or were running when it left.
  */
 export function rankOperation(app: FastifyInstance, opts: RankOptions): Operation<RankPlan> {
   const { nc, js, topo, images } = app.bus;
@@ -39,7 +40,7 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
       inSpan("validate rank request", {}, async () => {
         const body = parseJsonBody(RankRequest, raw);
         const plan = planRank(body, await resolveAudience(app.repos.audiences, caller.accountId, body));
-        return { plan, units: plan.maxEvaluations, total: plan.assets.length, async: body.async, webhookUrl: body.webhook_url };
+        return { plan, units: plan.maxEvaluations, fetches: fetchedUrlsOf(plan.assets.map((a) => a.url)), total: plan.assets.length, async: body.async, webhookUrl: body.webhook_url };
       }),
 
     async run(plan, { requestId, runId, workDeadline, stop, stoppedBy, onProgress, traceparent, log }) {
@@ -47,6 +48,10 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
         stoppedBy() === "client" ? "The request was cancelled before the asset was scored." : `The asset was not scored within the request's time limit of ${Math.round(opts.timeoutMs / 1000)} s.`;
       const outcomes: Array<AssetOutcome | undefined> = new Array(plan.assets.length);
       let done = 0;
+      // Evaluations handed to scorers, for a client that leaves. Listening before the results
+      // join does, the tally freezes before the join ends every wait with a failure.
+      const tally = createDispatchTally();
+      stop.addEventListener("abort", () => tally.freeze(), { once: true });
       const results = openScoreResults(nc, topo, runId, stop, stopReason, log);
       try {
         const ctx: EvaluateAssetContext = {
@@ -54,8 +59,18 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
           deadline: workDeadline,
           signal: stop,
           stopReason,
-          publish: (job: ScoreJob) => publishJob(js, topo.jobs.score, job, { traceparent, timeoutMs: PUBLISH_TIMEOUT_MS }),
-          join: results,
+          publish: (job: ScoreJob) => {
+            tally.dispatched(job.jobId);
+            return publishJob(js, topo.jobs.score, job, { traceparent, timeoutMs: PUBLISH_TIMEOUT_MS });
+          },
+          join: {
+            ...results,
+            expect: (jobId) =>
+              results.expect(jobId).then((outcome) => {
+                tally.answered(jobId, outcome.ok);
+                return outcome;
+              }),
+          },
           log,
         };
         const storeImage = (ref: string, bytes: Uint8Array) => images.put(ref, bytes);
@@ -82,7 +97,8 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
         }
         const refinement = await opts.refiner({ requestId: runId, plan, assets: batch.scored, images: imagesOfScored, deadline: workDeadline, signal: stop, traceparent });
         return {
-          unitsUsed: batch.billedEvaluations,
+          // A client that left is not answered: it pays for what it set going (see the catch below).
+          unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : batch.billedEvaluations,
           modelUsage: modelUsageOfRank(outcomes, refinement),
           answer: (settlement) => {
             app.gatewayMetrics.billed.inc({ kind: "scoring" }, settlement.units);
@@ -96,10 +112,10 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
           },
         };
       } catch (err) {
-        // Client gone: it still used what succeeded. Our own failure: it gets nothing, pays nothing.
-        // Either way, the model calls that came back were made and are recorded.
-        const finished = outcomes.filter((o): o is AssetOutcome => o !== undefined);
-        throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? billedEvaluationsOfBatch(finished) : 0, modelUsage: modelUsageOfRank(outcomes, null) });
+        // Client gone: it pays for the evaluations that succeeded or were running when it left
+        // (DispatchTally). Our own failure: it gets nothing, pays nothing. Either way, the model
+        // calls that came back were made and are recorded.
+        throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : 0, modelUsage: modelUsageOfRank(outcomes, null) });
       } finally {
         results.close();
       }
