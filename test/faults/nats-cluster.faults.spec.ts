@@ -252,8 +252,16 @@ describe("a 3-node JetStream cluster loses nodes during traffic", () => {
         const f = stream.reservations.get(a.requestId);
         if (!f || f.reservedEvents !== 1) problems.push(tag(`200 answer ${a.requestId}: its reservation is ${f ? `in the stream ${f.reservedEvents} times` : "not in the stream"}`));
         // A confirmed settlement (credits_remaining given) was acknowledged by the ledger: it must be there, once.
-        else if (a.creditsRemaining !== null && (f.settled.length !== 1 || f.expiredEvents !== 0))
-          problems.push(tag(`200 answer ${a.requestId}: confirmed settlement, stream has settled ${JSON.stringify(f.settled)}, expired ${f.expiredEvents}`));
+        else if (f.settled.length !== 1 || f.expiredEvents !== 0) problems.push(tag(`200 answer ${a.requestId} (${a.creditsStatus}): stream has settled ${JSON.stringify(f.settled)}, expired ${f.expiredEvents}`));
+        // A pending charge was applied by the outbox's relay: the stored answer now says so, with the ledger's figures.
+        if (a.creditsStatus === "pending") {
+          const stored = await eventually(async () => {
+            const r = await call(stack.baseUrl, "GET", `/api/v1/requests/${a.requestId}`, { key: account.key });
+            return r.status === 200 && r.body.summary.credits_status === "confirmed" ? r.body.summary : undefined;
+          }, 30_000, `the stored answer of ${a.requestId} to show its confirmed charge`).catch(() => null);
+          if (!stored) problems.push(tag(`200 answer ${a.requestId}: pending, and GET never showed it confirmed`));
+          else if (stored.credits_used !== (f?.settled[0] ?? -1) || stored.credits_remaining === null) problems.push(tag(`200 answer ${a.requestId}: GET shows ${JSON.stringify(stored)}, the stream charged ${JSON.stringify(f?.settled)}`));
+        }
       }
       const ids = new Set(answers.map((a) => a.requestId));
       for (const id of stream.reservations.keys()) if (!ids.has(id)) problems.push(tag(`reservation ${id} belongs to no request`));
@@ -267,12 +275,12 @@ describe("a 3-node JetStream cluster loses nodes during traffic", () => {
     const auditMs = Date.now() - auditFrom;
     const errorBodies = [...new Set(outcomes.filter((o) => o.res && o.res.status !== 200).map((o) => `${o.res!.status} "${o.res!.body.error}"`))];
     const assetErrors = [...new Set(outcomes.flatMap((o) => (o.res?.status === 200 ? o.res.body.errors.map((e: { error: string }) => e.error) : [])))];
-    const unconfirmed = outcomes.filter((o) => o.res?.status === 200 && o.res.body.summary.credits_remaining === null).length;
+    const unconfirmed = outcomes.filter((o) => o.res?.status === 200 && o.res.body.summary.credits_status === "pending").length;
     const slowest = Math.max(...outcomes.map((o) => o.endedAt - o.startedAt));
     const recovered = clean!.endedAt - fault.faultAt;
     console.log(
       `${label}: ${fault.what}; services on the killed node(s) ${JSON.stringify(fault.onVictims)}, all reconnected to survivors; ${outcomes.length} requests by status ${JSON.stringify(statuses)}${errorBodies.length ? ` (${errorBodies.join(" | ")})` : ""}; ` +
-        `per-asset errors ${assetErrors.length ? assetErrors.join(" | ") : "none"}; ${unconfirmed} 200s with an unconfirmed settlement; slowest ${slowest} ms; ` +
+        `per-asset errors ${assetErrors.length ? assetErrors.join(" | ") : "none"}; ${unconfirmed} 200s answered with the charge pending (later confirmed via GET); slowest ${slowest} ms; ` +
         `${reservations} reservations, ${events} ledger events (${accounts.reduce((s, a) => s + (before[stack.topo.ledgerAccount(a.accountId)] ?? 0), 0)} before the fault); ` +
         `recovered (first clean 200 of a request started after the fault${fault.restoredAt > fault.faultAt ? " was restored" : ""}) ${recovered} ms after the fault` +
         `${fault.restoredAt > fault.faultAt ? `, ${clean!.endedAt - fault.restoredAt} ms after the restore` : ""}; cluster healthy again ${healedMs} ms after restarting the killed nodes; ` +

@@ -178,4 +178,43 @@ describe("NATS restarts during traffic", () => {
       await proxy.close();
     }
   }, 90_000);
+
+  // Issue 33: every reply to a settle is lost until after the answer must go. The answer says
+  // the charge is pending with what it costs (never 0); the settlement outbox's relay applies
+  // it once the gateway is reachable again, and the stored answer then shows the ledger's figures.
+  it("answers a settle the ledger never confirms in time as pending with what it costs, and GET later shows it confirmed", async () => {
+    const proxy = await startReplyLosingProxy(Number(new URL(nats.url).port));
+    try {
+      const gateway = await stack.startReplica("gateway", { NATS_URL: proxy.url, SETTLEMENT_RELAY_MS: "250" });
+      const account = await stack.createAccountDirect({ credits: 20 });
+      // Longer than the settle's whole retry window (the request limit less two ledger round trips).
+      const settleLost = Promise.race([proxy.loseRepliesAfter(stack.topo.ledgerRpc.settle, RANK_TIMEOUT_MS), pause(20_000).then(() => null)]);
+      const answered = await rank(gateway.baseUrl, account.key, { assets: [{ url: creative(42) }], audience, refine_close_pairs: false });
+      expect(await settleLost, "the settlement went through the proxy").not.toBeNull();
+      expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+      const requestId = answered.body.request_id as string;
+      expect(answered.body.summary).toMatchObject({ scoring_evaluations: 1, credits_used: 1, credits_remaining: null, credits_status: "pending" });
+      expect(answered.ms).toBeLessThan(RANK_TIMEOUT_MS);
+
+      const confirmedAt = performance.now();
+      const stored = await eventually(async () => {
+        const r = await call(gateway.baseUrl, "GET", `/api/v1/requests/${requestId}`, { key: account.key });
+        return r.status === 200 && r.body.summary.credits_status === "confirmed" ? r.body : undefined;
+      }, 40_000, "the stored answer to show the confirmed charge");
+      const confirmedMs = Math.round(performance.now() - confirmedAt);
+      expect(stored.summary).toMatchObject({ credits_used: 1, credits_remaining: 19, credits_status: "confirmed" });
+      // Nothing else of the stored answer changed.
+      expect({ ...stored, summary: { ...stored.summary, credits_remaining: null, credits_status: "pending" } }).toEqual(answered.body);
+
+      const balance = await settledBalance(stack, account.accountId);
+      const stream = await accountInStream(stack, account.accountId);
+      console.log(
+        `settle unconfirmed in time: answered 200 in ${Math.round(answered.ms)} ms with credits_used 1, credits_status "pending"; GET showed credits_remaining ${stored.summary.credits_remaining}, "confirmed" ${confirmedMs} ms after the answer; ledger: ${JSON.stringify([...stream.reservations.values()])}, balance ${balance.available} of 20`,
+      );
+      expect(billingDiscrepancies(stream, balance, [billedAnswer(answered)])).toEqual([]);
+      await projectionAgrees(stack, account.accountId, stream, balance);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });

@@ -156,18 +156,25 @@ export interface BilledAnswer {
   status: number;
   /** `summary.credits_used` of a 200; null for an error answer. */
   creditsUsed: number | null;
-  /** `summary.credits_remaining` of a 200 (null there means the settlement was not confirmed). */
+  /** `summary.credits_remaining` of a 200 (null while the charge is pending). */
   creditsRemaining: number | null;
+  /** `summary.credits_status` of a 200: "pending" when the ledger had not confirmed the charge when the answer went. */
+  creditsStatus: "confirmed" | "pending" | null;
 }
 
 /** The money figures of one gateway answer (rank or pairwise). */
-export function billedAnswer(res: { status: number; headers: Headers; body: { request_id?: string; summary?: { credits_used?: number; credits_remaining?: number | null } } | null }): BilledAnswer {
+export function billedAnswer(res: {
+  status: number;
+  headers: Headers;
+  body: { request_id?: string; summary?: { credits_used?: number; credits_remaining?: number | null; credits_status?: "confirmed" | "pending" } } | null;
+}): BilledAnswer {
   const ok = res.status === 200 && res.body?.summary !== undefined;
   return {
     requestId: res.headers.get("x-request-id") ?? res.body?.request_id ?? "",
     status: res.status,
     creditsUsed: ok ? (res.body!.summary!.credits_used ?? 0) : null,
     creditsRemaining: ok ? (res.body!.summary!.credits_remaining ?? null) : null,
+    creditsStatus: ok ? (res.body!.summary!.credits_status ?? null) : null,
   };
 }
 
@@ -231,8 +238,9 @@ export function billingDiscrepancies(stream: StreamAccount, balance: { available
     const f = stream.reservations.get(a.requestId);
     const charged = f ? f.settled.reduce((s, u) => s + u, 0) : 0;
     const told = a.creditsUsed ?? 0;
-    if (a.status === 200 && a.creditsRemaining === null && charged !== 0) problems.push(`request ${a.requestId}: answered 200 saying its settlement was unconfirmed (credits_used ${told}) but was charged ${charged}`);
-    else if (charged !== told) problems.push(`request ${a.requestId}: answered ${a.status} with credits_used ${a.creditsUsed} but was charged ${charged}`);
+    // Pending or confirmed, what the answer said it cost is what the account paid (issue 33).
+    if (charged !== told) problems.push(`request ${a.requestId}: answered ${a.status} with credits_used ${a.creditsUsed}${a.creditsStatus === "pending" ? " (pending)" : ""} but was charged ${charged}`);
+    if (a.status === 200 && a.creditsStatus === null) problems.push(`request ${a.requestId}: answered 200 without summary.credits_status`);
   }
   const told = answers.reduce((s, a) => s + (a.creditsUsed ?? 0), 0);
   if (balance.reserved !== 0) problems.push(`${balance.reserved} credits still reserved`);

@@ -111,7 +111,7 @@ export class ClientLeftError extends Error {
     const billed =
       settlement.units === 0
         ? "Nothing had been dispatched to the models yet, so nothing was charged."
-        : `The work it had set going was billed: ${units(settlement.units, kind)} that succeeded or were running when it left (${settlement.creditsUsed} credit${settlement.creditsUsed === 1 ? "" : "s"}${settlement.status === "pending" ? ", awaiting the ledger's confirmation" : ""}). Its queued and running work was cancelled.`;
+        : `The work it had set going was billed: ${units(settlement.units, kind)} that had succeeded or been dispatched to the models when it left (${settlement.creditsUsed} credit${settlement.creditsUsed === 1 ? "" : "s"}${settlement.status === "pending" ? ", awaiting the ledger's confirmation" : ""}). The work still queued or running was cancelled.`;
     super(`The client disconnected before the answer was sent. ${billed}`, options);
     this.unitsBilled = settlement.units;
   }

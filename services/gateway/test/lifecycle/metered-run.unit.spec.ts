@@ -164,7 +164,7 @@ describe("runMetered", () => {
     };
     const failure = runMetered(deps(ledger, outbox(), cancelled), op, { word: "hi" }, attempt({ runId: "run-3", clientGone: gone.signal }));
     await expect(failure).rejects.toBeInstanceOf(ClientLeftError);
-    await expect(failure).rejects.toThrow("The client disconnected before the answer was sent. The work it had set going was billed: 2 scoring evaluations that succeeded or were running when it left (2 credits).");
+    await expect(failure).rejects.toThrow("The client disconnected before the answer was sent. The work it had set going was billed: 2 scoring evaluations that had succeeded or been dispatched to the models when it left (2 credits).");
     expect(settled.map((s) => s.unitsUsed)).toEqual([2]);
     expect(cancelled).toEqual(["run-3"]);
   });

@@ -34,7 +34,7 @@ export interface PairwisePlan {
  * resolved; before any credit is reserved a voter must answer (else 503); the run prepares
  * every distinct image once, runs all panels at once (5 blinded votes each, 3 shown ab and
  * 2 ba) and bills the completed panels only. A client that leaves pays for the panels that
- * completed or were being voted on when it left.
+ * completed or had been dispatched to the voters when it left.
  */
 export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): Operation<PairwisePlan> {
   const { nc, js, topo, images } = app.bus;
@@ -117,7 +117,7 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
           },
         };
       } catch (err) {
-        // Client gone: it pays for the panels that completed or were being voted on when it left
+        // Client gone: it pays for the panels that completed or had been dispatched to the voters when it left
         // (DispatchTally). Our own failure: nothing is charged. The votes cast are recorded either way.
         throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(body.pairs.length) : 0, modelUsage: mergeModelUsage(panelUsage) });
       } finally {

@@ -27,7 +27,7 @@ const PUBLISH_TIMEOUT_MS = 5_000;
  * POST /api/v1/rank (rankAssets): a body is validated, its audience resolved and its batch
  * planned; the run evaluates the assets (at most `assetConcurrency` at once, images prepared
  * ahead in input order), refines close pairs and assembles the answer from what succeeded.
- * A client that leaves pays for the evaluations that succeeded or were running when it left.
+ * A client that leaves pays for the evaluations that had succeeded or been dispatched when it left.
  */
 export function rankOperation(app: FastifyInstance, opts: RankOptions): Operation<RankPlan> {
   const { nc, js, topo, images } = app.bus;
@@ -112,7 +112,7 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
           },
         };
       } catch (err) {
-        // Client gone: it pays for the evaluations that succeeded or were running when it left
+        // Client gone: it pays for the evaluations that had succeeded or been dispatched when it left
         // (DispatchTally). Our own failure: it gets nothing, pays nothing. Either way, the model
         // calls that came back were made and are recorded.
         throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : 0, modelUsage: modelUsageOfRank(outcomes, null) });
