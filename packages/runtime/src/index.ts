@@ -8,3 +8,4 @@ export { proxyTrust, trustProxyHops } from "./trust-proxy-hops.ts";
 export { addressKey } from "./address-key.ts";
 export { createSecretBox, type SecretBox, type SecretPurpose } from "./secret-box.ts";
 export { secretsKeySetting, secretsKeyOf, webhookSecretBox, DEVELOPMENT_SECRETS_KEY, DEVELOPMENT_SECRETS_KEY_WARNING } from "./secrets-key.ts";
+export { runPeriodically, type PeriodicTask } from "./periodic.ts";

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
 import { settlementsRepository } from "@adrank/db/repositories";
 import { openReservationsOlderThan } from "@adrank/ledger-domain";
+import { runPeriodically } from "@adrank/runtime";
 import type { AccountStore } from "./account-store.ts";
 import type { LedgerLogger } from "./logger.ts";
 
@@ -82,23 +83,7 @@ export function startSweeper({ store, db, stream, paused = () => false, logger, 
     return expired;
   }
 
-  let stopped = false;
-  let current: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    // A slow sweep is not stacked with another.
-    if (stopped || current) return;
-    current = sweepOnce()
-      .catch((err: unknown) => logger.error({ err }, "sweep failed"))
-      .finally(() => (current = null));
-  }, intervalMs);
-  timer.unref();
-
-  return {
-    sweepOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
-    },
-  };
+  // A slow sweep is not stacked with another.
+  const periodic = runPeriodically(sweepOnce, intervalMs, (err) => logger.error({ err }, "sweep failed"));
+  return { sweepOnce, stop: () => periodic.stop() };
 }

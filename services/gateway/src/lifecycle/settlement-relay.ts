@@ -1,6 +1,7 @@
 import type { ModelUsage } from "@adrank/bus-contracts";
 import type { SettlementsRepository } from "@adrank/db/repositories";
 import { isLedgerUnavailable } from "@adrank/ledger-client";
+import { runPeriodically } from "@adrank/runtime";
 import type { MeteringLedger, MeteringLogger } from "./metering.ts";
 
 export interface SettlementRelayOptions {
@@ -56,21 +57,6 @@ export function startSettlementRelay(o: SettlementRelayOptions): { runOnce(): Pr
     await o.repo.reportSettled(o.stream, 100, REPORT_GIVE_UP_MS);
   }
 
-  let stopped = false;
-  let current: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (stopped || current) return;
-    current = runOnce()
-      .catch((err: unknown) => o.log.warn({ err }, "the settlement relay could not run; it tries again"))
-      .finally(() => (current = null));
-  }, o.intervalMs);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
-    },
-  };
+  const periodic = runPeriodically(runOnce, o.intervalMs, (err) => o.log.warn({ err }, "the settlement relay could not run; it tries again"));
+  return { runOnce, stop: () => periodic.stop() };
 }
