@@ -2,6 +2,7 @@ import type { PairwiseResponse } from "@adrank/sdk";
 import { modelsNoteLines, printable } from "./models-note.ts";
 import { fixed } from "./number-format.ts";
 import { counted, nounFor } from "./plural.ts";
+import { creditsLine } from "./ranked-table.ts";
 
 const ratio = (n: number | null | undefined) => (n === null || n === undefined ? "–" : fixed(n, 2));
 
@@ -15,7 +16,7 @@ export function pairwiseLines(response: PairwiseResponse, { colour = false } = {
     ...pair.votes.map((v) => `  ${v.voterId} (${v.order}${v.model ? `, ${printable(v.model)}` : ""}): ${v.valid === false ? `invalid: ${v.invalidReason ?? ""}` : `picked ${v.winnerId}`}`),
   ];
   if (pair.error) lines.push(`error: ${pair.error}`);
-  lines.push(`${counted(response.summary.credits_used, "credit")} used`);
+  lines.push(response.summary.credits_status === "pending" ? creditsLine(response.summary) : `${counted(response.summary.credits_used, "credit")} used`);
   lines.push(...modelsNoteLines(response.summary.models, "votes", colour));
   return lines;
 }

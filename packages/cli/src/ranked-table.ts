@@ -18,7 +18,13 @@ export function rankedTable(response: RankResponse, nameOf: (assetId: string | n
   const out = [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
   for (const e of response.errors) out.push(`failed: ${nameOf(e.asset_id, e.asset_url)}: ${e.error}`);
   const s = response.summary;
-  out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${counted(s.credits_used, "credit")} used, ${s.credits_remaining ?? "?"} left`);
+  out.push("", `${s.assets_ranked} ranked, ${s.assets_failed} failed; ${creditsLine(s)}`);
   out.push(...modelsNoteLines(s.models, "scores", colour));
   return out.join("\n");
+}
+
+/** The bill: what was used and what is left, or, while the ledger has not confirmed the charge, that it is pending (`adrank get <request_id>` shows it confirmed). */
+export function creditsLine(s: { credits_used: number; credits_remaining: number | null; credits_status?: "confirmed" | "pending" | undefined }): string {
+  if (s.credits_status === "pending") return `${counted(s.credits_used, "credit")} used (pending the ledger's confirmation: adrank get <request_id> shows it confirmed)`;
+  return `${counted(s.credits_used, "credit")} used, ${s.credits_remaining ?? "?"} left`;
 }

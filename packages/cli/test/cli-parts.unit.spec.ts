@@ -64,6 +64,11 @@ describe("cli parts", () => {
     ]);
   });
 
+  it("says when the ledger had not confirmed the charge yet, and how to see it confirmed", () => {
+    const pending = rankedTable(response({ summary: { ...response().summary, credits_remaining: null, credits_status: "pending" } }), (id) => id ?? "?").split("\n");
+    expect(pending.at(-1)).toBe("2 ranked, 1 failed; 3 credits used (pending the ledger's confirmation: adrank get <request_id> shows it confirmed)");
+  });
+
   it("names the models after the table, and warns in plain text when the sim model answered", () => {
     const table = rankedTable(withModels(SIM_MODELS), (id) => id ?? "?").split("\n");
     expect(table.slice(-3)).toEqual([
