@@ -94,6 +94,7 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
       pairwise_evaluations: 10,
       credits_used: 10,
       credits_remaining: 15,
+      credits_status: "confirmed",
       models: { generators: [], embedder: null, voters: ["sim:sim-voter"], simulated: true },
     });
     expect(await balance(account.accountId)).toBe(15);

@@ -90,6 +90,7 @@ describe.skipIf(missing.length > 0)("POST /api/v1/rank end to end", () => {
       close_pair_refinement: { enabled: true, pairs_evaluated: 0, results: [] },
       credits_used: 1,
       credits_remaining: 49,
+      credits_status: "confirmed",
       // The stack runs on the offline sim, and the response says so rather than passing for a model's.
       models: { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true },
     });

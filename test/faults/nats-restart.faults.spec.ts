@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, rank, type HttpResult } from "../support/http.ts";
 import { accountInStream, billedAnswer, billingDiscrepancies, deadServices, eventually, pause, projectionAgrees, settledBalance, startPrivateNats, startReplyLosingProxy } from "../support/faults.ts";
 import { creative } from "../support/png.ts";
-import { startStack, type Account, type Stack } from "../support/stack.ts";
+import { freePort, startStack, type Account, type Stack } from "../support/stack.ts";
 
 // NATS goes down for a few seconds and comes back while rank requests are in flight (a NATS
 // of this test's own: the shared one is never touched; its JetStream store survives the
@@ -185,7 +185,14 @@ describe("NATS restarts during traffic", () => {
   it("answers a settle the ledger never confirms in time as pending with what it costs, and GET later shows it confirmed", async () => {
     const proxy = await startReplyLosingProxy(Number(new URL(nats.url).port));
     try {
-      const gateway = await stack.startReplica("gateway", { NATS_URL: proxy.url, SETTLEMENT_RELAY_MS: "250" });
+      const healthPort = await freePort();
+      const gateway = await stack.startReplica("gateway", { NATS_URL: proxy.url, SETTLEMENT_RELAY_MS: "250", HEALTH_PORT: String(healthPort), HEALTH_HOST: "127.0.0.1" });
+      // One series of the gateway's /metrics: the metric's name, with the given label if any.
+      const metric = async (name: string, label = "") => {
+        const lines = (await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text()).split("\n");
+        const line = lines.find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && l.includes(label));
+        return line === undefined ? null : Number(line.split(" ").at(-1));
+      };
       const account = await stack.createAccountDirect({ credits: 20 });
       // Longer than the settle's whole retry window (the request limit less two ledger round trips).
       const settleLost = Promise.race([proxy.loseRepliesAfter(stack.topo.ledgerRpc.settle, RANK_TIMEOUT_MS), pause(20_000).then(() => null)]);
@@ -195,6 +202,9 @@ describe("NATS restarts during traffic", () => {
       const requestId = answered.body.request_id as string;
       expect(answered.body.summary).toMatchObject({ scoring_evaluations: 1, credits_used: 1, credits_remaining: null, credits_status: "pending" });
       expect(answered.ms).toBeLessThan(RANK_TIMEOUT_MS);
+      // The operator sees it waiting, until the relay has applied it.
+      expect(await metric("adrank_settlements_total", 'outcome="pending"')).toBe(1);
+      expect(await metric("adrank_settlements_pending")).toBe(1);
 
       const confirmedAt = performance.now();
       const stored = await eventually(async () => {
@@ -203,6 +213,8 @@ describe("NATS restarts during traffic", () => {
       }, 40_000, "the stored answer to show the confirmed charge");
       const confirmedMs = Math.round(performance.now() - confirmedAt);
       expect(stored.summary).toMatchObject({ credits_used: 1, credits_remaining: 19, credits_status: "confirmed" });
+      expect(await metric("adrank_settlements_total", 'outcome="applied"')).toBe(1);
+      expect(await metric("adrank_settlements_pending")).toBe(0);
       // Nothing else of the stored answer changed.
       expect({ ...stored, summary: { ...stored.summary, credits_remaining: null, credits_status: "pending" } }).toEqual(answered.body);
 

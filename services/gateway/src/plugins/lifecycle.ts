@@ -19,13 +19,19 @@ declare module "fastify" {
  */
 export default fp(
   async (app, opts: { config: LifecycleConfig; checkWebhookUrl(url: string): Promise<string | null>; now: () => number }) => {
+    const settlements = settlementsRepository(app.db);
+    const ledgerStream = app.bus.topo.streams.ledger.name;
+    // What an operator alerts on: settles still waiting in the outbox (normally 0; see docs/decisions.md).
+    if (!app.gatewayMetrics.metrics.registry.getSingleMetric("adrank_settlements_pending")) {
+      app.gatewayMetrics.metrics.gaugeOnScrape("adrank_settlements_pending", "Settles in the outbox the ledger has not confirmed yet (all gateways of this deployment).", () => settlements.countPending(ledgerStream));
+    }
     const lifecycle = createRequestLifecycle({
       repo: app.repos.requests,
       webhooks: webhooksRepository(app.db),
       checkWebhookUrl: opts.checkWebhookUrl,
       ledger: app.ledger,
-      settlements: settlementsRepository(app.db),
-      ledgerStream: app.bus.topo.streams.ledger.name,
+      settlements,
+      ledgerStream,
       cancelRun: (runId) => publishCancel(app.bus.nc, app.bus.topo, runId),
       onSettlement: (outcome) => app.gatewayMetrics.settlements.inc({ outcome }),
       log: app.log as WorkLogger,
