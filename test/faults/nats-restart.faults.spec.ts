@@ -213,7 +213,7 @@ describe("NATS restarts during traffic", () => {
       }, 40_000, "the stored answer to show the confirmed charge");
       const confirmedMs = Math.round(performance.now() - confirmedAt);
       expect(stored.summary).toMatchObject({ credits_used: 1, credits_remaining: 19, credits_status: "confirmed" });
-      expect(await metric("adrank_settlements_total", 'outcome="applied"')).toBe(1);
+      // Whichever gateway's relay applied it (every gateway runs one), none is pending any more.
       expect(await metric("adrank_settlements_pending")).toBe(0);
       // Nothing else of the stored answer changed.
       expect({ ...stored, summary: { ...stored.summary, credits_remaining: null, credits_status: "pending" } }).toEqual(answered.body);
