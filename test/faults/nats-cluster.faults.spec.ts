@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, rank, type HttpResult } from "../support/http.ts";
 import { accountInStream, billedAnswer, billingDiscrepancies, deadServices, eventually, pause, projectionAgrees, settledBalance } from "../support/faults.ts";
@@ -8,6 +8,7 @@ import { startNatsCluster, type NatsCluster } from "../support/nats-cluster.ts";
 import { readAccountEvents } from "../support/ledger-events.ts";
 import { creative } from "../support/png.ts";
 import { startStack, type Account, type Stack } from "../support/stack.ts";
+import { reconcile } from "../../services/ledger/src/reconcile.ts";
 
 // The bus as production runs it: a 3-node JetStream cluster (three Debian nats-server 2.9.10
 // processes on loopback; see test/support/nats-cluster.ts for the sync settings 2.9.10 lacks),
@@ -272,6 +273,10 @@ describe("a 3-node JetStream cluster loses nodes during traffic", () => {
       reservations += stream.reservations.size;
     }
 
+    // The operator's check agrees: every stored answer told what the stream charged (issue 33).
+    const reconciled = await reconcile({ js: jetstream(stack.nc), jsm: await jetstreamManager(stack.nc), db: stack.database.db, topo: stack.topo });
+    for (const d of reconciled.answers.differences) problems.push(`${d.accountId}: reconcile: answer ${d.requestId} told ${d.told}, the stream has ${d.charged}`);
+    for (const d of reconciled.differences) problems.push(`${d.accountId}: reconcile: ${d.field} stream=${JSON.stringify(d.stream)} projection=${JSON.stringify(d.projection)}`);
     const auditMs = Date.now() - auditFrom;
     const errorBodies = [...new Set(outcomes.filter((o) => o.res && o.res.status !== 200).map((o) => `${o.res!.status} "${o.res!.body.error}"`))];
     const assetErrors = [...new Set(outcomes.flatMap((o) => (o.res?.status === 200 ? o.res.body.errors.map((e: { error: string }) => e.error) : [])))];
@@ -284,7 +289,7 @@ describe("a 3-node JetStream cluster loses nodes during traffic", () => {
         `${reservations} reservations, ${events} ledger events (${accounts.reduce((s, a) => s + (before[stack.topo.ledgerAccount(a.accountId)] ?? 0), 0)} before the fault); ` +
         `recovered (first clean 200 of a request started after the fault${fault.restoredAt > fault.faultAt ? " was restored" : ""}) ${recovered} ms after the fault` +
         `${fault.restoredAt > fault.faultAt ? `, ${clean!.endedAt - fault.restoredAt} ms after the restore` : ""}; cluster healthy again ${healedMs} ms after restarting the killed nodes; ` +
-        `billing discrepancies: ${problems.length ? problems.join(" | ") : "none"}; balances settled and projection caught up ${auditMs} ms after the cluster healed (its consumer was led by ${projectionLeaders.join(", ")} at the fault)`,
+        `billing discrepancies: ${problems.length ? problems.join(" | ") : "none"}; reconcile: ${reconciled.answers.checked} stored answers checked against the stream (${reconciled.answers.pending} pending), ${reconciled.answers.differences.length + reconciled.differences.length} differences; balances settled and projection caught up ${auditMs} ms after the cluster healed (its consumer was led by ${projectionLeaders.join(", ")} at the fault)`,
     );
     const diagnoses: string[] = [];
     for (const a of accounts.filter((x) => problems.some((p) => p.startsWith(x.accountId)))) diagnoses.push(`${a.accountId}:\n${await diagnose(a.accountId)}`);

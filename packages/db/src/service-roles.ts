@@ -47,6 +47,7 @@ export const SERVICE_GRANTS = {
     ledger_model_usage: ALL,
     ledger_events_archive: ["INSERT"],
     settlement_outbox: READ, // the sweeper never expires a reservation whose settle is still being relayed
+    api_requests: READ, // reconcile compares what stored answers told their callers about credits with the stream
   },
   // The account console: sign-up and sign-in, its limits, keys, audiences, webhooks, usage,
   // and the history of requests and outcomes (read only).

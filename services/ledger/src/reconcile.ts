@@ -8,6 +8,7 @@ import { createEventLog } from "./event-log.ts";
 import { judgeStream } from "./mirror/identity.ts";
 import { readStreamTo } from "./read-stream.ts";
 import { mirrorStore } from "./mirror/store.ts";
+import { reconcileAnswers, type AnswersReport } from "./reconcile-answers.ts";
 
 /** How long the mirror may lag the stream before reconcile calls it a failure (normal lag is tens of milliseconds). */
 export const DEFAULT_BEHIND_GRACE_MS = 30_000;
@@ -44,11 +45,16 @@ export interface ReconcileReport {
   /** Accounts the projection has not caught up with: not compared field by field. */
   behind: BehindAccount[];
   differences: Difference[];
+  /** The deployment's stored answers finished within `answersSinceMs`, against the stream (issue 33). */
+  answers: AnswersReport;
   graceMs: number;
 }
 
 /** Whether the report is a failure: a different history, a difference, or a lag beyond the grace period. */
-export const reconcileFailed = (r: ReconcileReport): boolean => r.identityProblem !== null || r.differences.length > 0 || r.behind.some((b) => b.overdue);
+export const reconcileFailed = (r: ReconcileReport): boolean => r.identityProblem !== null || r.differences.length > 0 || r.behind.some((b) => b.overdue) || r.answers.differences.length > 0;
+
+/** How far back stored answers are compared with the stream by default. */
+export const DEFAULT_ANSWERS_SINCE_MS = 24 * 60 * 60 * 1_000;
 
 interface Folded {
   state: AccountState;
@@ -96,6 +102,8 @@ export interface ReconcileOptions {
   topo: Topology;
   accountId?: string;
   graceMs?: number;
+  /** Stored answers finished within this are compared with the stream. */
+  answersSinceMs?: number;
   now?: () => number;
 }
 
@@ -111,8 +119,10 @@ export interface ReconcileOptions {
  * const report = await reconcile({ js, jsm, db, topo });
  * if (reconcileFailed(report)) process.exitCode = 1;
  */
-export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAULT_BEHIND_GRACE_MS, now = Date.now }: ReconcileOptions): Promise<ReconcileReport> {
+export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAULT_BEHIND_GRACE_MS, answersSinceMs = DEFAULT_ANSWERS_SINCE_MS, now = Date.now }: ReconcileOptions): Promise<ReconcileReport> {
   const stream = topo.streams.ledger.name;
+  // Answers finished after this may have been settled after the stream was read: not compared.
+  const readAt = new Date(now());
   const prefix = topo.ledgerAccount("x").slice(0, -1);
   const folds = new Map<string, Folded>();
   // The mirror before the stream: a healthy mirror only lags, so read in this order it is never ahead.
@@ -169,6 +179,7 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
     accountsChecked: 0,
     behind: [],
     differences: [],
+    answers: { checked: 0, pending: 0, differences: [] },
     graceMs,
   };
   const at = now();
@@ -213,5 +224,16 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
       differ(`model usage ${key} output_tokens`, s?.outputTokens ?? null, q?.outputTokens ?? null);
     }
   }
+  report.answers = await reconcileAnswers({
+    db,
+    namespace: topo.namespace,
+    stream,
+    reservationsOf: (id) => folds.get(id)?.reservations,
+    ...(accountId !== undefined ? { accountId } : {}),
+    since: new Date(readAt.getTime() - answersSinceMs),
+    until: readAt,
+    now: at,
+    graceMs,
+  });
   return report;
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { reportedCredits, type ReportedCredits } from "@adrank/request-records";
 import type { Database } from "../tables/index.ts";
 import type { ApiRequestRow } from "../tables/requests.ts";
 import { cutOutImages, loadWithImages, saveImages, storeWithImages } from "./stored-images.ts";
@@ -356,6 +357,30 @@ export function requestsRepository(db: Kysely<Database>) {
 
     async setReservation(requestId: string, reservationId: string): Promise<void> {
       await db.updateTable("api_requests").set({ reservation_id: reservationId, reserved_at: sql<Date>`now()` }).where("request_id", "=", requestId).execute();
+    },
+
+    /**
+     * What the stored answers of one deployment (namespace) that finished since `since` told
+     * their callers about credits, for `reconcile` to compare with the ledger: each answer's
+     * reservation (its request id unless a takeover reserved under another) and its summary's
+     * credit fields, read from the stored text without restoring its images.
+     */
+    async reportedCreditsSince(namespace: string, since: Date, accountId?: string): Promise<Array<{ requestId: string; accountId: string; reservationId: string; finishedAt: Date | null; reported: ReportedCredits | null }>> {
+      const rows = await db
+        .selectFrom("api_requests")
+        .select(["request_id", "account_id", "reservation_id", "finished_at", "result_body"])
+        .where("namespace", "=", namespace)
+        .where("state", "=", "succeeded")
+        .where("finished_at", ">=", since)
+        .$if(accountId !== undefined, (q) => q.where("account_id", "=", accountId!))
+        .execute();
+      return rows.map((r) => ({
+        requestId: r.request_id,
+        accountId: r.account_id,
+        reservationId: r.reservation_id ?? r.request_id,
+        finishedAt: r.finished_at,
+        reported: r.result_body === null ? null : reportedCredits(r.result_body),
+      }));
     },
 
     /** One request of one account; null for an unknown id or another account's. */

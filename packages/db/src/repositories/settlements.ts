@@ -158,6 +158,13 @@ export function settlementsRepository(db: Kysely<Database>) {
       return new Set(rows.map((r) => r.reservation_id));
     },
 
+    /** The outbox state of each of these reservations that has a row (reconcile). */
+    async statesOf(stream: string, reservationIds: readonly string[]): Promise<Map<string, "pending" | "applied" | "refused">> {
+      if (reservationIds.length === 0) return new Map();
+      const rows = await db.selectFrom("settlement_outbox").select(["reservation_id", "state"]).where("stream", "=", stream).where("reservation_id", "in", reservationIds).execute();
+      return new Map(rows.map((r) => [r.reservation_id, r.state]));
+    },
+
     /** Settlements not applied yet, for the gateway's gauge. */
     async countPending(stream: string): Promise<number> {
       const r = await db.selectFrom("settlement_outbox").select(sql<number>`count(*)::int`.as("n")).where("stream", "=", stream).where("state", "=", "pending").executeTakeFirstOrThrow();
