@@ -26,8 +26,10 @@ NATS_TLS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/adrank-smoke-nats-tls.XXXXXX")"
 chmod 755 "$NATS_TLS_DIR"
 export NATS_TLS_DIR
 bash scripts/deploy/nats-tls.sh "$NATS_TLS_DIR"
+# A letter first: nats-server reads a $VARIABLE's value as configuration, so a hex password like
+# "3e9f…" (a float) or "12345…" (an integer) stopped it from starting, in about a third of runs.
 for user in LEDGER GATEWAY SCORER PANEL_VOTER REFINEMENT DASHBOARD ADMIN; do
-  export "NATS_${user}_PASSWORD=$(openssl rand -hex 24)"
+  export "NATS_${user}_PASSWORD=p$(openssl rand -hex 24)"
 done
 # Postgres as deployed: each service its own login role (made by the migrate service), fresh passwords.
 for user in GATEWAY LEDGER DASHBOARD ADMIN; do
