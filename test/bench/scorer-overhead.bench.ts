@@ -31,7 +31,7 @@ const job = (requestId: string, jobId: string): ScoreJob => ({
 });
 
 // (1) in process
-const fixedText: Generator = { provider: "fake", model: "fixed", temperature: null, generate: async () => ({ text: "I would probably buy these shoes.\nRATIONALE: Clear product.\nPRODUCT: Running shoes.", provider: "fake", model: "fixed", simulated: false }) };
+const fixedText: Generator = { provider: "fake", model: "fixed", temperature: null, thinking: null, generate: async () => ({ text: "I would probably buy these shoes.\nRATIONALE: Clear product.\nPRODUCT: Running shoes.", provider: "fake", model: "fixed", simulated: false }) };
 const generators: [Generator, Generator] = [withFixedLatency(fixedText, L), withFixedLatency(fixedText, L)];
 const dims = 384;
 const embedder: Embedder = { provider: "fake", model: "instant", embed: async (texts) => texts.map((t, i) => Array.from({ length: dims }, (_, d) => Math.sin((t.length + 1) * (d + 1) * (i + 1)))) };

@@ -15,6 +15,7 @@ export function withFixedLatency(inner: Generator, latencyMs: number, sleep: Sle
     provider: inner.provider,
     model: inner.model,
     temperature: inner.temperature,
+    thinking: inner.thinking,
     async generate(req) {
       try {
         await sleep(latencyMs, req.signal);

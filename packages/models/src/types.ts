@@ -61,6 +61,13 @@ export interface GenerateResult {
   provider: string;
   model: string;
   simulated: boolean;
+  /**
+   * The exact model the provider reported answering with (e.g. "gpt-4o-2024-08-06" when
+   * "gpt-4o" was asked), from the reply of the attempt that gave `text`. Absent when the
+   * provider reports none (Bedrock Converse). Never the configured name copied. At most 200
+   * characters, without control characters.
+   */
+  modelVersion?: string;
   /** Absent, or zeros, when the model reports none (the sim). */
   usage?: TokenUsage;
 }
@@ -74,6 +81,12 @@ export interface Generator {
    * provider's default applies, or the model is the deterministic sim.
    */
   readonly temperature: number | null;
+  /**
+   * The reasoning or thinking control sent on every call, as the body carries it, e.g.
+   * "reasoning_effort=low" or "thinking.type=enabled, thinking.budget_tokens=2048". Null when
+   * no such control is sent (the model's own default applies, or the model is the sim).
+   */
+  readonly thinking: string | null;
   generate(req: GenerateRequest): Promise<GenerateResult>;
 }
 

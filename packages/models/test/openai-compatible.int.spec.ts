@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCallPolicy, createOpenAICompatibleEmbedder, createOpenAICompatibleGenerator, isModelError, type ModelError, type OpenAICompatibleOptions } from "../src/index.ts";
 import { describeAdapterContract, type Tokens } from "./support/adapter-contract.ts";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import type { Reply } from "./support/fake-provider.ts";
 import { openaiCheck, openaiChatCompletion, openaiQuotaExhausted, openaiRateLimited, startStrictOpenAI, OPENAI_FAKE_KEY } from "./support/strict/openai.ts";
 import type { StrictFake } from "./support/strict/strict-fake.ts";
+import { validateChatCompletionRequest } from "./support/strict/openapi-validator.ts";
 
 type ChatBody = {
   model: string;
@@ -14,6 +15,12 @@ type ChatBody = {
   temperature?: number;
   messages: Array<{ role: string; content: string | Array<{ type: string; text?: string; image_url?: { url: string } }> }>;
 };
+
+// The strict fake compiles OpenAI's OpenAPI document on its first request, which takes seconds
+// under a loaded CI: done here, so the contract's first call (5 s timeout) does not wait on it.
+beforeAll(() => {
+  validateChatCompletionRequest({});
+});
 
 const MODEL = "gpt-4o-mini";
 const KEY = OPENAI_FAKE_KEY;

@@ -40,6 +40,7 @@ export function instrumentGenerator(generator: Generator, instruments: ModelCall
     provider: generator.provider,
     model: generator.model,
     temperature: generator.temperature,
+    thinking: generator.thinking,
     generate: (req) =>
       inSpan(
         `chat ${generator.model}`,
@@ -55,7 +56,8 @@ export function instrumentGenerator(generator: Generator, instruments: ModelCall
               span.setAttribute("gen_ai.usage.output_tokens", result.usage.outputTokens);
               instruments.tokens.inc({ provider: generator.provider, model: generator.model, direction: "output" }, result.usage.outputTokens);
             }
-            span.setAttribute("gen_ai.response.model", result.model);
+            // The model the provider says answered (a dated snapshot), not the name we asked for.
+            span.setAttribute("gen_ai.response.model", result.modelVersion ?? result.model);
             return result;
           }),
       ),

@@ -20,7 +20,8 @@ describe("instrumented model calls", () => {
       provider: "openai",
       model: "gpt-vision",
       temperature: 0.5,
-      generate: async () => ({ text: "4", provider: "openai", model: "gpt-vision-2026", simulated: false, usage: { inputTokens: 812, outputTokens: 3 } }),
+      thinking: null,
+      generate: async () => ({ text: "4", provider: "openai", model: "gpt-vision", modelVersion: "gpt-vision-2026", simulated: false, usage: { inputTokens: 812, outputTokens: 3 } }),
     };
     const generator = instrumentGenerator(inner, modelCallInstruments(metrics));
     expect((await generator.generate(request as never)).text).toBe("4");
@@ -49,7 +50,7 @@ describe("instrumented model calls", () => {
   it("counts a failed call by the error's kind and keeps the error for the caller", async () => {
     const metrics = createMetrics("scorer");
     const refusal = new ModelError({ kind: "rate_limited", provider: "anthropic", model: "claude", message: "The provider asked us to slow down.", retryAfterMs: 1000 });
-    const inner: Generator = { provider: "anthropic", model: "claude", temperature: null, generate: async () => { throw refusal; } };
+    const inner: Generator = { provider: "anthropic", model: "claude", temperature: null, thinking: null, generate: async () => { throw refusal; } };
     const generator = instrumentGenerator(inner, modelCallInstruments(metrics));
     await expect(generator.generate(request as never)).rejects.toBe(refusal);
 

@@ -40,6 +40,7 @@ function scriptedVoter(text: string, model = "v1") {
     provider: "script",
     model,
     temperature: 1,
+    thinking: null,
     async generate(req) {
       seen.push(req);
       return { text, provider: "script", model, simulated: false, usage: { inputTokens: 1200, outputTokens: 40 } };

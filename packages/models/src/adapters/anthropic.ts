@@ -10,6 +10,8 @@ import { retryAfterMs, type HeaderReader } from "../resilience/retry-after.ts";
 import type { GenerateRequest, GenerateResult, Generator, TokenUsage } from "../types.ts";
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
 import { labelledImages, toBase64 } from "./prompt-parts.ts";
+import { modelVersionField } from "./reported-model-version.ts";
+import { sentSettingStatement } from "./sent-setting-statement.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 
@@ -198,6 +200,8 @@ function answerOf(message: Message): AnswerAttempt {
     refused: meaning === "refused",
     stop: stopReason("stop reason", message.stop_reason),
     usage: usageOf(message),
+    // The model that handled the request (SDK Message.model).
+    ...modelVersionField(message.model),
   };
   if (meaning === "ask-again" || meaning === "give-up") attempt.unusable = meaning;
   return attempt;
@@ -247,6 +251,7 @@ export function createAnthropicGenerator(options: AnthropicOptions): Generator {
     provider,
     model,
     temperature: null,
+    thinking: sentSettingStatement(plan.thinking ? { thinking: plan.thinking } : undefined),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ContentBlockParam[] = [];
       for (const { label, image } of labelledImages(req.images)) {
@@ -272,7 +277,7 @@ export function createAnthropicGenerator(options: AnthropicOptions): Generator {
         const message = await policy.run(target, req.signal, (signal) => client.messages.create(body, { signal }), classify(target, policy.now), limits);
         return answerOf(message);
       });
-      return { text: answered.text, provider, model, simulated: false, ...(answered.usage ? { usage: answered.usage } : {}) };
+      return { text: answered.text, provider, model, simulated: false, ...(answered.modelVersion === undefined ? {} : { modelVersion: answered.modelVersion }), ...(answered.usage ? { usage: answered.usage } : {}) };
     },
   };
 }

@@ -20,6 +20,7 @@ import { retryAfterMs } from "../resilience/retry-after.ts";
 import type { Embedder, GenerateRequest, GenerateResult, Generator, ImageInput, TokenUsage } from "../types.ts";
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
 import { labelledImages } from "./prompt-parts.ts";
+import { sentSettingStatement } from "./sent-setting-statement.ts";
 
 /** Smallest Claude thinking budget on Bedrock (extended-thinking page). */
 export const BEDROCK_MIN_THINKING_BUDGET = 1024;
@@ -177,6 +178,9 @@ function answerOf(response: ConverseResponse): AnswerAttempt {
     stop: stopReason("stop reason", response.stopReason),
     ...(meaning === "unusable-ask-again" ? { unusable: "ask-again" as const } : meaning === "unusable-give-up" ? { unusable: "give-up" as const } : {}),
     usage: usageOf(response),
+    // No modelVersion: ConverseResponse (SDK models_0.d.ts) has output, stopReason, usage, metrics,
+    // additionalModelResponseFields, trace, performanceConfig and serviceTier, and none of them
+    // names the model that answered for a model or inference-profile id.
   };
 }
 
@@ -220,6 +224,7 @@ export function createBedrockGenerator(options: BedrockOptions): Generator {
     provider,
     model,
     temperature,
+    thinking: sentSettingStatement(additional),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ContentBlock[] = [];
       for (const { label, image } of labelledImages(req.images)) {

@@ -10,6 +10,8 @@ import { retryAfterMs } from "../resilience/retry-after.ts";
 import type { Embedder, GenerateRequest, GenerateResult, Generator, TokenUsage } from "../types.ts";
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
 import { labelledImages, toBase64 } from "./prompt-parts.ts";
+import { modelVersionField } from "./reported-model-version.ts";
+import { sentSettingStatement } from "./sent-setting-statement.ts";
 import { embedInBatches } from "./embed-in-batches.ts";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
@@ -142,8 +144,10 @@ export function answerOf(response: GenerateContentResponse): AnswerAttempt {
     .trim();
   const blockReason = response.promptFeedback?.blockReason;
   const finishReason = candidate?.finishReason;
+  // The model version used to generate the response (SDK GenerateContentResponse.modelVersion).
+  const version = modelVersionField(response.modelVersion);
   // A blocked prompt (any BlockedReason, SDK genai.d.ts) is about this content: asking again is blocked alike.
-  if (blockReason !== undefined) return { text, truncated: false, refused: true, stop: stopReason("block reason", blockReason), usage: usageOf(response) };
+  if (blockReason !== undefined) return { text, truncated: false, refused: true, stop: stopReason("block reason", blockReason), usage: usageOf(response), ...version };
   const meaning = geminiFinishMeaning(finishReason);
   return {
     text,
@@ -152,6 +156,7 @@ export function answerOf(response: GenerateContentResponse): AnswerAttempt {
     ...(meaning === "ask_again" ? { unusable: "ask-again" as const } : meaning === "give_up" ? { unusable: "give-up" as const } : {}),
     stop: stopReason("finish reason", finishReason),
     usage: usageOf(response),
+    ...version,
   };
 }
 
@@ -199,11 +204,13 @@ export function geminiFamilyGenerator(core: GeminiGeneratorCore): Generator {
   const retries = core.options.answerRetries ?? DEFAULT_ANSWER_RETRIES;
   // An unknown model gets no temperature (the safe choice); a known one takes 0-2 as configured.
   const temperature = rules.known ? (core.options.temperature ?? null) : null;
+  const thinkingConfig = plan.config ? sdkThinkingConfig(plan.config) : undefined;
 
   return {
     provider,
     model: target.model,
     temperature,
+    thinking: sentSettingStatement(thinkingConfig ? { thinkingConfig } : undefined),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const sentTemperature = temperature === null ? null : (req.temperature ?? temperature);
       const firstLimit = (req.maxOutputTokens ?? answerBudget) + plan.thinkingTokens;
@@ -213,12 +220,12 @@ export function geminiFamilyGenerator(core: GeminiGeneratorCore): Generator {
           // The model refuses more than its maximum output, thinking included.
           maxOutputTokens: rules.known ? Math.min(outputLimit, rules.maxOutputTokens) : outputLimit,
           ...(sentTemperature === null ? {} : { temperature: sentTemperature }),
-          ...(plan.config ? { thinkingConfig: sdkThinkingConfig(plan.config) } : {}),
+          ...(thinkingConfig ? { thinkingConfig } : {}),
         };
         const response = await policy.run(target, req.signal, (signal) => core.call(req, config, signal), unexpected(target), { deadlineAt: req.deadlineAt });
         return answerOf(response);
       });
-      return { text: answered.text, provider, model: target.model, simulated: false, ...(answered.usage ? { usage: answered.usage } : {}) };
+      return { text: answered.text, provider, model: target.model, simulated: false, ...(answered.modelVersion === undefined ? {} : { modelVersion: answered.modelVersion }), ...(answered.usage ? { usage: answered.usage } : {}) };
     },
   };
 }

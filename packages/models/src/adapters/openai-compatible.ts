@@ -11,6 +11,8 @@ import type { Embedder, GenerateRequest, GenerateResult, Generator, TokenUsage }
 import { DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_OUTPUT_TOKENS, type GenerationOptions } from "./generation-options.ts";
 import { labelledImages, toBase64 } from "./prompt-parts.ts";
 import { embedInBatches } from "./embed-in-batches.ts";
+import { modelVersionField } from "./reported-model-version.ts";
+import { sentSettingStatement } from "./sent-setting-statement.ts";
 
 export { OPENAI_FLAVORS, OPENAI_REASONING_EFFORTS, type OpenAIFlavor, type OpenAIReasoningEffort } from "../capabilities/openai.ts";
 
@@ -225,6 +227,8 @@ function answerOf(completion: ChatCompletion): AnswerAttempt {
     refused: refusedByModel || choice?.finish_reason === "content_filter",
     stop: refusedByModel ? null : stopReason("finish reason", choice?.finish_reason),
     usage: usageOf(completion),
+    // The snapshot that answered (SDK ChatCompletion.model); OpenRouter, Azure and Ollama fill it alike.
+    ...modelVersionField(completion.model),
   };
 }
 
@@ -241,11 +245,21 @@ interface OpenRouterChatRequest {
   reasoning?: { effort: OpenAIReasoningEffort };
 }
 
+/**
+ * The reasoning control of every body, in the server's own spelling: OpenRouter's
+ * `reasoning.effort` or everyone else's `reasoning_effort`. Empty when none is sent.
+ */
+interface ReasoningFields {
+  reasoning_effort?: OpenAIReasoningEffort;
+  reasoning?: { effort: OpenAIReasoningEffort };
+}
+
 /** What one generator sends, decided once from the model's rules and the options. */
 interface WirePlan {
   rules: OpenAIModelRules;
   tokenField: "max_tokens" | "max_completion_tokens";
   effort: OpenAIReasoningEffort | null;
+  reasoning: ReasoningFields;
   temperature: number | null;
 }
 
@@ -254,7 +268,8 @@ function planFor(options: OpenAICompatibleOptions, flavor: OpenAIFlavor): WirePl
   const effort = reasoningEffortFor(rules, options.reasoningEffort);
   // A model that takes no temperature gets none, whatever the seat asks (it would answer 400).
   const temperature = rules.temperature === null || options.temperature === undefined ? null : clamp(options.temperature, rules.temperature);
-  return { rules, tokenField: options.maxTokensField ?? rules.tokenField, effort, temperature };
+  const reasoning: ReasoningFields = effort === null ? {} : flavor === "openrouter" ? { reasoning: { effort } } : { reasoning_effort: effort };
+  return { rules, tokenField: options.maxTokensField ?? rules.tokenField, effort, reasoning, temperature };
 }
 
 const clamp = (value: number, range: { min: number; max: number }) => Math.min(range.max, Math.max(range.min, value));
@@ -284,14 +299,14 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
     if (flavor === "openrouter") {
       const body: OpenRouterChatRequest = { model, messages, max_tokens: outputLimit };
       if (temperature !== null) body.temperature = temperature;
-      if (plan.effort !== null) body.reasoning = { effort: plan.effort };
+      if (plan.reasoning.reasoning) body.reasoning = plan.reasoning.reasoning;
       return client.post<ChatCompletion>("/chat/completions", { body, signal });
     }
     const body: ChatCompletionCreateParamsNonStreaming = { model, messages };
     if (plan.tokenField === "max_completion_tokens") body.max_completion_tokens = outputLimit;
     else body.max_tokens = outputLimit;
     if (temperature !== null) body.temperature = temperature;
-    if (plan.effort !== null) body.reasoning_effort = plan.effort;
+    if (plan.reasoning.reasoning_effort) body.reasoning_effort = plan.reasoning.reasoning_effort;
     return client.chat.completions.create(body, { signal });
   };
 
@@ -299,6 +314,7 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
     provider,
     model,
     temperature: plan.temperature,
+    thinking: sentSettingStatement(plan.reasoning),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ChatCompletionContentPart[] = [];
       for (const { label, image } of labelledImages(req.images)) {
@@ -320,6 +336,7 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
         return answerOf(completion);
       });
       const result: GenerateResult = { text: answered.text, provider, model, simulated: false };
+      if (answered.modelVersion !== undefined) result.modelVersion = answered.modelVersion;
       if (answered.usage) result.usage = answered.usage;
       return result;
     },

@@ -41,6 +41,7 @@ export function createModelsReadiness(options: { checkRequired: boolean; onMisco
         provider: generator.provider,
         model: generator.model,
         temperature: generator.temperature,
+        thinking: generator.thinking,
         async generate(req) {
           try {
             const result = await generator.generate(req);

@@ -19,10 +19,14 @@ export interface AnswerAttempt {
    */
   unusable?: "ask-again" | "give-up";
   usage: TokenUsage | undefined;
+  /** The exact model the reply says answered, already passed through `reportedModelVersion`; absent when it names none. */
+  modelVersion?: string;
 }
 
 export interface AnsweredCall {
   text: string;
+  /** The model version the answering attempt's reply named: the one whose text this is, not an earlier discarded one. */
+  modelVersion?: string;
   /** Summed over every attempt; undefined when no attempt reported any. */
   usage: TokenUsage | undefined;
 }
@@ -58,8 +62,9 @@ export function stopReason(field: string, value: unknown): string | null {
 /**
  * Calls `attempt` until it brings a usable answer: an empty one is asked again, a cut-off one
  * again with double the output limit, at most `retries` more times; a refusal is not asked
- * again. Usage is summed over every attempt because the unusable ones are billed too. Each
- * attempt runs its own transport retries (the CallPolicy) inside `attempt`.
+ * again. Usage is summed over every attempt because the unusable ones are billed too; the model
+ * version is the answering attempt's alone, since that reply produced the text. Each attempt
+ * runs its own transport retries (the CallPolicy) inside `attempt`.
  *
  * @example
  * const { text, usage } = await askUntilAnswered(target, { outputLimit: 1024, retries: 2 }, (limit) => callOnce(limit));
@@ -71,7 +76,7 @@ export async function askUntilAnswered(target: ModelTarget, options: AskOptions,
   for (let attempts = 1; ; attempts++) {
     const answer = await attempt(outputLimit);
     usage = addUsage(usage, answer.usage);
-    if (answer.text && !answer.truncated && !answer.refused && !answer.unusable) return { text: answer.text, usage };
+    if (answer.text && !answer.truncated && !answer.refused && !answer.unusable) return { text: answer.text, usage, ...(answer.modelVersion === undefined ? {} : { modelVersion: answer.modelVersion }) };
     if (answer.refused || answer.unusable === "give-up" || attempts > options.retries) throw unusableAnswer(target, answer, outputLimit, attempts, usage);
     if (answer.truncated) outputLimit = Math.min(outputLimit * 2, ceiling);
   }

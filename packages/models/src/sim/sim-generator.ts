@@ -50,12 +50,16 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
   };
 
   const jitter = (key: string, size: number) => (unitHash(key) * 2 - 1) * size;
+  // The sim IS that exact version: its answers are a pure function of its name and the request,
+  // so the name is the version that answered, not a configured alias copied.
+  const answer = (text: string): GenerateResult => ({ text, provider: "sim", model, modelVersion: model, simulated: true });
 
   return {
     provider: "sim",
     model,
     // Deterministic: no sampling temperature applies.
     temperature: null,
+    thinking: null,
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       if (req.signal?.aborted) throw new ModelError({ ...target, kind: "aborted", message: `call to sim model ${model} was cancelled`, cause: req.signal.reason });
       const hints: SimHints = req.simHints ?? { ...DEFAULT_HINTS, task: req.images.length === 2 ? "vote" : "rate" };
@@ -70,7 +74,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
           // Keyed by the image alone, so an ad package and its image-only ablation share their jitter.
           const subject = image ? image.hash : `copy:${JSON.stringify(hints.copy)}`;
           const q = softBound(assessment.rawQ + sampleJitter(`rate|${subject}|${hints.goal}`, hints.repetition * 2 + hints.generatorIndex));
-          return { text: ratingText(q, assessment, hints.goal, hints.copy), provider: "sim", model, simulated: true };
+          return answer(ratingText(q, assessment, hints.goal, hints.copy));
         }
         case "vote": {
           const [first, second] = stats;
@@ -81,7 +85,7 @@ export function createSimGenerator(options: SimGeneratorOptions = {}): Generator
           const a = assessCreative(first, copyOf(0), contextOf(0));
           const b = assessCreative(second, copyOf(1), contextOf(1));
           const winner = pickWinner(a, b, first.hash, second.hash, (hash) => jitter(`vote|${hash}|${sample}`, SAMPLE_JITTER / 2));
-          return { text: voteText(winner, a, b, hints.goal), provider: "sim", model, simulated: true };
+          return answer(voteText(winner, a, b, hints.goal));
         }
         default: {
           const unknown: never = hints.task;

@@ -1,5 +1,5 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
-import { header, startStrictServer, type Check, type ModelCall, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of Anthropic's Messages API (POST /v1/messages) under the `anthropic-version` the
@@ -348,14 +348,15 @@ export function anthropicContextWindowExceeded(req: RecordedRequest, text = "I w
  * Starts the strict Anthropic fake on 127.0.0.1. Valid calls are answered with a `Message`
  * whose text is `respond(call)`, stop_reason end_turn.
  */
-export async function startStrictAnthropic(options: StrictFakeOptions = {}): Promise<StrictFake> {
+export async function startStrictAnthropic(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
   const apiKey = options.apiKey ?? "sk-ant-test-0123456789";
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
   return startStrictServer(
     anthropicCheck(apiKey),
     (req) => {
       const call = callOf(req.body as Record<string, unknown>);
-      return { status: 200, headers: { "request-id": requestId() }, body: anthropicMessage({ model: call.model, text: respond(call), inputTokens: 50 + Math.ceil((call.system.length + call.user.length) / 4) + call.images * 1_000 }) };
+      return { status: 200, headers: { "request-id": requestId() }, body: anthropicMessage({ model: reported(call.model), text: respond(call), inputTokens: 50 + Math.ceil((call.system.length + call.user.length) / 4) + call.images * 1_000 }) };
     },
     options.reply ? { reply: options.reply } : {},
   );

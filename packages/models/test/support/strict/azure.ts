@@ -1,6 +1,6 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { checkOpenAIChatRules, checkOpenAIEmbeddingRules, checkOpenAISchema, fakeEmbeddingModel, modelCallOf, openaiChatCompletion, openaiEmbeddingList } from "./openai.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of Azure OpenAI's data-plane API at `<url>` = http://127.0.0.1:<port> (the
@@ -18,7 +18,7 @@ import { hashEmbedding, header, startStrictServer, type Check, type StrictFake, 
 export const AZURE_FAKE_API_VERSIONS = ["2024-10-21", "2024-12-01-preview", "2025-01-01-preview", "2025-03-01-preview", "2025-04-01-preview"] as const;
 const FIRST_WITH_REASONING = "2024-12-01-preview";
 
-export interface StrictAzureOptions extends StrictFakeOptions {
+export interface StrictAzureOptions extends StrictFakeOptions, ReportedModelOptions {
   /** Deployment name → the model it serves, e.g. { ranker: "gpt-4.1" }. */
   deployments: Record<string, string>;
 }
@@ -71,6 +71,7 @@ export const AZURE_FAKE_KEY = "azure-strict-key-0123";
 export async function startStrictAzure(options: StrictAzureOptions): Promise<StrictFake> {
   const apiKey = options.apiKey ?? AZURE_FAKE_KEY;
   const respond = options.respond ?? (() => "I would probably buy it.");
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   return startStrictServer(
     azureCheck(apiKey, options.deployments),
     (req) => {
@@ -83,7 +84,8 @@ export async function startStrictAzure(options: StrictAzureOptions): Promise<Str
         const dimensions = body.dimensions ?? fakeEmbeddingModel(model)!.dimensions;
         return { status: 200, body: openaiEmbeddingList(texts.map((t) => options.embed?.(t, model) ?? hashEmbedding(t, dimensions)), model) };
       }
-      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, deployment)), model) };
+      // Azure names the model the deployment serves, not the deployment (its `model` is the snapshot, e.g. gpt-4o-2024-08-06).
+      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, deployment)), reported(model)) };
     },
     options.reply ? { reply: options.reply } : {},
   );

@@ -1,6 +1,6 @@
 import { geminiModelRules, type GeminiModelRules } from "../../../src/capabilities/gemini.ts";
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict Gemini API (generativelanguage.googleapis.com) on 127.0.0.1. Its rules, and where
@@ -237,8 +237,9 @@ export const geminiFaults = {
  * STOP; valid embed calls get one `embed` vector per request (per Content: a Content's parts
  * make ONE vector, as gemini-embedding-2 embeds a Content whole), of the model's dimension.
  */
-export async function startStrictGemini(options: StrictFakeOptions = {}): Promise<StrictFake> {
+export async function startStrictGemini(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
   const apiKey = options.apiKey ?? "AIza-test-0123456789";
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
   const embed = options.embed ?? ((text: string, model: string) => hashEmbedding(`${model}:${text}`, geminiModelRules(model).embedding?.dimensions ?? 768));
   const vector = (model: string, request: Body) => {
@@ -248,7 +249,7 @@ export async function startStrictGemini(options: StrictFakeOptions = {}): Promis
   };
   const answer = (req: RecordedRequest): Reply => {
     const model = modelOfPath(req.path);
-    if (req.path.includes(":generateContent")) return { status: 200, body: geminiResponse(model, respond(geminiCall(model, req.body))) };
+    if (req.path.includes(":generateContent")) return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, req.body))) };
     if (req.path.includes(":batchEmbedContents")) return { status: 200, body: { embeddings: ((req.body as Body).requests as Body[]).map((r) => vector(model, r)) } };
     return { status: 200, body: { embedding: vector(model, req.body as Body) } };
   };

@@ -1,6 +1,6 @@
 import type { RecordedRequest } from "../fake-provider.ts";
 import { modelCallOf, openaiChatCompletion, openaiEmbeddingList } from "./openai.ts";
-import { hashEmbedding, startStrictServer, type Check, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { hashEmbedding, startStrictServer, type Check, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of Ollama's OpenAI-compatible endpoint at `<url>` = http://127.0.0.1:<port>/v1.
@@ -84,8 +84,9 @@ export function ollamaCheck(models: Readonly<Record<string, FakeOllamaModel>>): 
   };
 }
 
-export async function startStrictOllama(options: StrictFakeOptions & { models?: Readonly<Record<string, FakeOllamaModel>> } = {}): Promise<StrictFake> {
+export async function startStrictOllama(options: StrictFakeOptions & ReportedModelOptions & { models?: Readonly<Record<string, FakeOllamaModel>> } = {}): Promise<StrictFake> {
   const models = options.models ?? OLLAMA_FAKE_MODELS;
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
   const server = await startStrictServer(
     ollamaCheck(models),
@@ -96,7 +97,7 @@ export async function startStrictOllama(options: StrictFakeOptions & { models?: 
         const dimensions = models[fullName(body.model)]!.dimensions ?? 768;
         return { status: 200, body: openaiEmbeddingList(texts.map((t) => options.embed?.(t, body.model) ?? hashEmbedding(t, dimensions)), body.model) };
       }
-      return { status: 200, body: { ...openaiChatCompletion(respond(modelCallOf(req.body, body.model)), body.model), system_fingerprint: "fp_ollama" } };
+      return { status: 200, body: { ...openaiChatCompletion(respond(modelCallOf(req.body, body.model)), reported(body.model)), system_fingerprint: "fp_ollama" } };
     },
     options.reply ? { reply: options.reply } : {},
   );

@@ -1,6 +1,6 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { validateChatCompletionRequest, validateEmbeddingRequest } from "./openapi-validator.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of OpenAI's API (chat completions and embeddings) at `<url>` = http://127.0.0.1:<port>/v1.
@@ -241,8 +241,9 @@ export const OPENAI_FAKE_KEY = "sk-strict-0123456789";
  * @example
  * const fake = await startStrictOpenAI({ apiKey: "sk-test", respond: (call) => `seen ${call.images} images` });
  */
-export async function startStrictOpenAI(options: StrictFakeOptions = {}): Promise<StrictFake> {
+export async function startStrictOpenAI(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
   const apiKey = options.apiKey ?? OPENAI_FAKE_KEY;
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.\nRATIONALE: Clear product.\nPRODUCT: A kettle.");
   const server = await startStrictServer(
     openaiCheck(apiKey),
@@ -253,7 +254,7 @@ export async function startStrictOpenAI(options: StrictFakeOptions = {}): Promis
         const dimensions = body.dimensions ?? fakeEmbeddingModel(body.model)!.dimensions;
         return { status: 200, body: openaiEmbeddingList(texts.map((t) => options.embed?.(t, body.model) ?? hashEmbedding(t, dimensions)), body.model) };
       }
-      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, body.model)), body.model) };
+      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, body.model)), reported(body.model)) };
     },
     options.reply ? { reply: options.reply } : {},
   );

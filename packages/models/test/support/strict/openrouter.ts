@@ -1,6 +1,6 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { fakeChatModel, modelCallOf, openaiChatCompletion } from "./openai.ts";
-import { header, startStrictServer, type Check, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { header, startStrictServer, type Check, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of OpenRouter's chat completions at `<url>` = http://127.0.0.1:<port>/api/v1.
@@ -64,14 +64,15 @@ export function openrouterFlagged(): Reply {
 
 export const OPENROUTER_FAKE_KEY = "sk-or-v1-strict";
 
-export async function startStrictOpenRouter(options: StrictFakeOptions & { models?: readonly string[] } = {}): Promise<StrictFake> {
+export async function startStrictOpenRouter(options: StrictFakeOptions & ReportedModelOptions & { models?: readonly string[] } = {}): Promise<StrictFake> {
   const apiKey = options.apiKey ?? OPENROUTER_FAKE_KEY;
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
   const server = await startStrictServer(
     openrouterCheck(apiKey, options.models ?? OPENROUTER_FAKE_MODELS),
     (req) => {
       const model = String((req.body as { model: string }).model);
-      return { status: 200, body: { ...openaiChatCompletion(respond(modelCallOf(req.body, model)), model), provider: "OpenAI" } };
+      return { status: 200, body: { ...openaiChatCompletion(respond(modelCallOf(req.body, model)), reported(model)), provider: "OpenAI" } };
     },
     options.reply ? { reply: options.reply } : {},
   );

@@ -48,6 +48,19 @@ export interface StrictFakeOptions {
   reply?: (req: RecordedRequest, index: number) => Reply | undefined;
 }
 
+/**
+ * For fakes of providers whose reply names the model that answered. A real provider names
+ * the exact version, often not the name asked for (OpenAI answers "gpt-4o" with
+ * "gpt-4o-2024-08-06"); this lets a test tell the two apart.
+ */
+export interface ReportedModelOptions {
+  /**
+   * The model a generate reply names, given the model asked for (on Azure, the model the
+   * deployment serves). Default: the model asked for, echoed. Embedding replies always echo.
+   */
+  reportedModel?: (requested: string) => string;
+}
+
 export interface StrictFake {
   /** Base URL to configure the adapter with (what the operator would set). */
   url: string;

@@ -2,7 +2,7 @@ import { createVerify, randomBytes, type KeyObject } from "node:crypto";
 import { geminiModelRules } from "../../../src/capabilities/gemini.ts";
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { checkGenerateBody, geminiCall, geminiResponse, googleError } from "./gemini.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict Vertex AI on 127.0.0.1: Google's OAuth token endpoint for service accounts and the
@@ -19,7 +19,7 @@ import { hashEmbedding, header, startStrictServer, type Check, type StrictFake, 
  *   (https://cloud.google.com/vertex-ai/docs/generative-ai/embeddings/get-text-embeddings);
  *   gemini-embedding-2 is served by :embedContent with one Content (SDK node/index.mjs embedContent).
  */
-export interface StrictVertexOptions extends StrictFakeOptions {
+export interface StrictVertexOptions extends StrictFakeOptions, ReportedModelOptions {
   /** The service account's public key: assertions must verify against it. */
   publicKey: KeyObject | string;
   clientEmail: string;
@@ -106,6 +106,7 @@ export async function startStrictVertex(options: StrictVertexOptions): Promise<S
   };
 
   const respond = options.respond ?? (() => "I would probably buy it.");
+  const reported = options.reportedModel ?? ((requested: string) => requested);
   const embed = options.embed ?? ((text: string, model: string) => hashEmbedding(`${model}:${text}`, geminiModelRules(model).embedding?.dimensions ?? 768));
   const answer = (req: RecordedRequest): Reply => {
     if (req.path.startsWith("/token")) {
@@ -116,7 +117,7 @@ export async function startStrictVertex(options: StrictVertexOptions): Promise<S
     }
     const [, , , , model, method] = PATH.exec(new URL(req.path, "http://127.0.0.1").pathname) as unknown as [string, string, string, string, string, string];
     const body = req.body as Record<string, unknown>;
-    if (method === "generateContent") return { status: 200, body: geminiResponse(model, respond(geminiCall(model, body))) };
+    if (method === "generateContent") return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, body))) };
     if (method === "predict") {
       const instance = (body.instances as Array<{ content: string }>)[0]!;
       return { status: 200, body: { predictions: [{ embeddings: { values: embed(instance.content, model), statistics: { token_count: 5, truncated: false } } }] } };
