@@ -13,7 +13,7 @@ export const LAYERS: readonly Layer[] = [
   { name: "contracts", pure: true, workspaces: ["@adrank/contracts", "@adrank/bus-contracts", "@adrank/ledger-domain"] },
   // api-docs builds the OpenAPI document from the contracts' schemas and zod alone (its one write,
   // print-openapi's stdout, is a script nothing imports), so it is pure and sits just above them.
-  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly", "@adrank/request-records", "@adrank/eval-stats", "@adrank/api-docs"] },
+  { name: "rules", pure: true, workspaces: ["@adrank/ssr", "@adrank/panel-domain", "@adrank/rank-assembly", "@adrank/request-records", "@adrank/eval-stats", "@adrank/api-docs", "@adrank/uncertainty"] },
   { name: "infrastructure", pure: false, workspaces: ["@adrank/runtime", "@adrank/api-keys", "@adrank/models", "@adrank/telemetry", "@adrank/messaging", "@adrank/images", "@adrank/db"] },
   { name: "clients", pure: false, workspaces: ["@adrank/ledger-client", "@adrank/panel-client", "@adrank/sdk", "@adrank/cli"] },
   {
