@@ -24,6 +24,27 @@ export const BRAND_RECOGNITION: GoalKnowledge = {
       "Chances are I would recognise this brand the next time I see it.",
       "I would absolutely recognise this brand the next time I see it.",
     ],
+    [
+      "I will never be able to name the company behind this a week from now.",
+      "It is unlikely that I will be able to name the company behind this a week from now.",
+      "I am undecided about whether I will be able to name the company behind this a week from now.",
+      "I will probably be able to name the company behind this a week from now.",
+      "I will definitely be able to name the company behind this a week from now.",
+    ],
+    [
+      "I am definitely not going to pick out this brand again among its competitors.",
+      "I doubt that I am going to pick out this brand again among its competitors.",
+      "I am not sure whether I am going to pick out this brand again among its competitors.",
+      "It is likely that I am going to pick out this brand again among its competitors.",
+      "I am absolutely going to pick out this brand again among its competitors.",
+    ],
+    [
+      "No way would this brand stick in my memory.",
+      "This brand probably would not stick in my memory.",
+      "I am on the fence about whether this brand would stick in my memory.",
+      "Chances are this brand would stick in my memory.",
+      "This brand would certainly stick in my memory.",
+    ],
   ],
   framing: {
     question: "Would you remember which brand this was and recognise it next time?",

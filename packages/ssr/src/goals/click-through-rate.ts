@@ -24,6 +24,27 @@ export const CLICK_THROUGH_RATE: GoalKnowledge = {
       "Chances are I would click through to find out more about this.",
       "I would absolutely click through to find out more about this.",
     ],
+    [
+      "I will never follow the link in this ad.",
+      "It is unlikely that I will follow the link in this ad.",
+      "I am undecided about whether I will follow the link in this ad.",
+      "I will probably follow the link in this ad.",
+      "I will definitely follow the link in this ad.",
+    ],
+    [
+      "I am definitely not going to visit the website behind this ad.",
+      "I doubt that I am going to visit the website behind this ad.",
+      "I am not sure whether I am going to visit the website behind this ad.",
+      "It is likely that I am going to visit the website behind this ad.",
+      "I am absolutely going to visit the website behind this ad.",
+    ],
+    [
+      "No way would I head to the page this ad links to.",
+      "I probably would not head to the page this ad links to.",
+      "I am on the fence about whether I would head to the page this ad links to.",
+      "Chances are I would head to the page this ad links to.",
+      "I would certainly head to the page this ad links to.",
+    ],
   ],
   framing: {
     question: "Would you click or tap on this to find out more?",

@@ -24,6 +24,27 @@ export const CONVERSION_POTENTIAL: GoalKnowledge = {
       "Chances are I would follow through and complete a purchase or sign-up from this.",
       "I would absolutely follow through and complete a purchase or sign-up from this.",
     ],
+    [
+      "I will never go ahead and become a customer after seeing this.",
+      "It is unlikely that I will go ahead and become a customer after seeing this.",
+      "I am undecided about whether I will go ahead and become a customer after seeing this.",
+      "I will probably go ahead and become a customer after seeing this.",
+      "I will definitely go ahead and become a customer after seeing this.",
+    ],
+    [
+      "I am definitely not going to place an order, book or register because of this.",
+      "I doubt that I am going to place an order, book or register because of this.",
+      "I am not sure whether I am going to place an order, book or register because of this.",
+      "It is likely that I am going to place an order, book or register because of this.",
+      "I am absolutely going to place an order, book or register because of this.",
+    ],
+    [
+      "No way would I turn from a viewer into a paying customer here.",
+      "I probably would not turn from a viewer into a paying customer here.",
+      "I am on the fence about whether I would turn from a viewer into a paying customer here.",
+      "Chances are I would turn from a viewer into a paying customer here.",
+      "I would certainly turn from a viewer into a paying customer here.",
+    ],
   ],
   framing: {
     question: "After seeing this, would you take the next step and sign up, buy or book?",

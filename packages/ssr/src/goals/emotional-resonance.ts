@@ -24,6 +24,27 @@ export const EMOTIONAL_RESONANCE: GoalKnowledge = {
       "Chances are I would feel a personal connection to this.",
       "I would absolutely feel a personal connection to this.",
     ],
+    [
+      "I will never be touched by what this shows.",
+      "It is unlikely that I will be touched by what this shows.",
+      "I am undecided about whether I will be touched by what this shows.",
+      "I will probably be touched by what this shows.",
+      "I will definitely be touched by what this shows.",
+    ],
+    [
+      "I am definitely not going to relate to this on a personal level.",
+      "I doubt that I am going to relate to this on a personal level.",
+      "I am not sure whether I am going to relate to this on a personal level.",
+      "It is likely that I am going to relate to this on a personal level.",
+      "I am absolutely going to relate to this on a personal level.",
+    ],
+    [
+      "No way would this stir an emotion in me.",
+      "This probably would not stir an emotion in me.",
+      "I am on the fence about whether this would stir an emotion in me.",
+      "Chances are this would stir an emotion in me.",
+      "This would certainly stir an emotion in me.",
+    ],
   ],
   framing: {
     question: "How much does this make you feel something, and how personal does it feel?",

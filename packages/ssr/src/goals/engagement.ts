@@ -24,6 +24,27 @@ export const ENGAGEMENT: GoalKnowledge = {
       "Chances are I would share this with my friends or followers.",
       "I would absolutely share this with my friends or followers.",
     ],
+    [
+      "I will never give this post a like or a reply.",
+      "It is unlikely that I will give this post a like or a reply.",
+      "I am undecided about whether I will give this post a like or a reply.",
+      "I will probably give this post a like or a reply.",
+      "I will definitely give this post a like or a reply.",
+    ],
+    [
+      "I am definitely not going to interact with this post.",
+      "I doubt that I am going to interact with this post.",
+      "I am not sure whether I am going to interact with this post.",
+      "It is likely that I am going to interact with this post.",
+      "I am absolutely going to interact with this post.",
+    ],
+    [
+      "No way would I repost this or tag someone in it.",
+      "I probably would not repost this or tag someone in it.",
+      "I am on the fence about whether I would repost this or tag someone in it.",
+      "Chances are I would repost this or tag someone in it.",
+      "I would certainly repost this or tag someone in it.",
+    ],
   ],
   framing: {
     question: "Would you like, comment on or share this?",

@@ -24,6 +24,27 @@ export const LANDING_PAGE_CONVERSION: GoalKnowledge = {
       "Chances are I would fill in the form on this landing page.",
       "I would absolutely fill in the form on this landing page.",
     ],
+    [
+      "I will never register after arriving on this page.",
+      "It is unlikely that I will register after arriving on this page.",
+      "I am undecided about whether I will register after arriving on this page.",
+      "I will probably register after arriving on this page.",
+      "I will definitely register after arriving on this page.",
+    ],
+    [
+      "I am definitely not going to hand over my email address on this page to get the offer.",
+      "I doubt that I am going to hand over my email address on this page to get the offer.",
+      "I am not sure whether I am going to hand over my email address on this page to get the offer.",
+      "It is likely that I am going to hand over my email address on this page to get the offer.",
+      "I am absolutely going to hand over my email address on this page to get the offer.",
+    ],
+    [
+      "No way would I claim the deal this page offers.",
+      "I probably would not claim the deal this page offers.",
+      "I am on the fence about whether I would claim the deal this page offers.",
+      "Chances are I would claim the deal this page offers.",
+      "I would certainly claim the deal this page offers.",
+    ],
   ],
   framing: {
     question: "Arriving on this landing page, would you stay and sign up or take the offer?",

@@ -24,6 +24,27 @@ export const OPEN_RATE: GoalKnowledge = {
       "Chances are I would open this message from my inbox.",
       "I would absolutely open this message from my inbox.",
     ],
+    [
+      "I will never click into this email to read it.",
+      "It is unlikely that I will click into this email to read it.",
+      "I am undecided about whether I will click into this email to read it.",
+      "I will probably click into this email to read it.",
+      "I will definitely click into this email to read it.",
+    ],
+    [
+      "I am definitely not going to see what is inside an email headed by this.",
+      "I doubt that I am going to see what is inside an email headed by this.",
+      "I am not sure whether I am going to see what is inside an email headed by this.",
+      "It is likely that I am going to see what is inside an email headed by this.",
+      "I am absolutely going to see what is inside an email headed by this.",
+    ],
+    [
+      "No way would I read the email that starts with this.",
+      "I probably would not read the email that starts with this.",
+      "I am on the fence about whether I would read the email that starts with this.",
+      "Chances are I would read the email that starts with this.",
+      "I would certainly read the email that starts with this.",
+    ],
   ],
   framing: {
     question: "Seeing this at the top of an email in your inbox, would you open it?",

@@ -24,6 +24,27 @@ export const PRODUCT_PAGE_CONVERSION: GoalKnowledge = {
       "Chances are I would check out with this product after seeing this page.",
       "I would absolutely check out with this product after seeing this page.",
     ],
+    [
+      "I will never place an order from this product listing.",
+      "It is unlikely that I will place an order from this product listing.",
+      "I am undecided about whether I will place an order from this product listing.",
+      "I will probably place an order from this product listing.",
+      "I will definitely place an order from this product listing.",
+    ],
+    [
+      "I am definitely not going to put this item in my basket and pay for it.",
+      "I doubt that I am going to put this item in my basket and pay for it.",
+      "I am not sure whether I am going to put this item in my basket and pay for it.",
+      "It is likely that I am going to put this item in my basket and pay for it.",
+      "I am absolutely going to put this item in my basket and pay for it.",
+    ],
+    [
+      "No way would I hit the order button on this page.",
+      "I probably would not hit the order button on this page.",
+      "I am on the fence about whether I would hit the order button on this page.",
+      "Chances are I would hit the order button on this page.",
+      "I would certainly hit the order button on this page.",
+    ],
   ],
   framing: {
     question: "On a product page, would you add this product to your cart and buy it?",

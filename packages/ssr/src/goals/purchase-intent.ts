@@ -24,6 +24,27 @@ export const PURCHASE_INTENT: GoalKnowledge = {
       "Chances are I would purchase what this ad is selling.",
       "I would absolutely purchase what this ad is selling.",
     ],
+    [
+      "I will never pay for what is advertised here.",
+      "It is unlikely that I will pay for what is advertised here.",
+      "I am undecided about whether I will pay for what is advertised here.",
+      "I will probably pay for what is advertised here.",
+      "I will definitely pay for what is advertised here.",
+    ],
+    [
+      "I am definitely not going to order this for myself.",
+      "I doubt that I am going to order this for myself.",
+      "I am not sure whether I am going to order this for myself.",
+      "It is likely that I am going to order this for myself.",
+      "I am absolutely going to order this for myself.",
+    ],
+    [
+      "No way would I part with my cash for this.",
+      "I probably would not part with my cash for this.",
+      "I am on the fence about whether I would part with my cash for this.",
+      "Chances are I would part with my cash for this.",
+      "I would certainly part with my cash for this.",
+    ],
   ],
   framing: {
     question: "Would you buy what this is selling?",

@@ -24,6 +24,27 @@ export const TRUSTWORTHINESS: GoalKnowledge = {
       "Chances are I would feel safe giving this company my money or my details.",
       "I would absolutely feel safe giving this company my money or my details.",
     ],
+    [
+      "I will never rely on this company to keep its promises.",
+      "It is unlikely that I will rely on this company to keep its promises.",
+      "I am undecided about whether I will rely on this company to keep its promises.",
+      "I will probably rely on this company to keep its promises.",
+      "I will definitely rely on this company to keep its promises.",
+    ],
+    [
+      "I am definitely not going to take the claims in this ad at face value.",
+      "I doubt that I am going to take the claims in this ad at face value.",
+      "I am not sure whether I am going to take the claims in this ad at face value.",
+      "It is likely that I am going to take the claims in this ad at face value.",
+      "I am absolutely going to take the claims in this ad at face value.",
+    ],
+    [
+      "No way would I see this brand as honest and reliable.",
+      "I probably would not see this brand as honest and reliable.",
+      "I am on the fence about whether I would see this brand as honest and reliable.",
+      "Chances are I would see this brand as honest and reliable.",
+      "I would certainly see this brand as honest and reliable.",
+    ],
   ],
   framing: {
     question: "How much would you trust this brand and believe what it claims?",
