@@ -81,7 +81,10 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
     }
     const obvious = res.body.pairs[9];
     expect(obvious).toMatchObject({ winnerId: "designed", votesFor: 5, winRate: 1, consistency: 1 });
-    expect(res.body.summary).toEqual({
+    // The pairs a single vote decided (3–2): the answer's panel_split warning names exactly these.
+    const split = res.body.pairs.filter((p: { votesFor: number }) => p.votesFor === 3).map((p: { pairId: string }) => `${p.pairId} (3–2)`);
+    const { warnings, method, ...summary } = res.body.summary;
+    expect(summary).toEqual({
       goal: "scroll-stopping",
       platform: null,
       audience: "Weekend cyclists",
@@ -97,6 +100,9 @@ describe.skipIf(missing.length > 0)("POST /api/v1/pairwise end to end", () => {
       credits_status: "confirmed",
       models: { generators: [], embedder: null, voters: ["sim:sim-voter"], simulated: true },
     });
+    expect(warnings.map((w: { code: string }) => w.code)).toEqual(split.length > 0 ? ["simulated", "panel_split"] : ["simulated"]);
+    if (split.length > 0) for (const name of split) expect(warnings[1].message).toContain(name);
+    expect(method).toMatchObject({ reference_sets: [], embedder: null, generators: [], voters: [{ model: "sim:sim-voter", versions: ["sim-voter"], temperature: null, thinking: null }] });
     expect(await balance(account.accountId)).toBe(15);
   });
 

@@ -79,7 +79,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "adrank: Ad Creative Ranking API",
-      version: "1.4.0",
+      version: "1.5.0",
       summary: "Ranks ad creatives for a simulated audience persona and compares pairs with a blinded model panel.",
       description: INTRODUCTION,
     },
@@ -231,7 +231,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "getCalibration",
           tags: [TAG.evaluation],
           summary: "Get calibration",
-          description: `How well this account's past scores predicted the outcomes it recorded: per metric, per goal and pooled over goals, Spearman's rho, Kendall's tau-b and pairwise agreement (final and raw scores), each with a 95 % bootstrap interval, or \`enough_data: false\` and null figures below \`min_outcomes\`. Costs no credits. A report reads at most the ${CALIBRATION_OUTCOMES_READ_MAX.toLocaleString("en-US")} most recently recorded outcomes (\`truncated\` says when there were more), runs one at a time per account and at most 30 times per minute (\`429\`), within a time limit (\`503\`).`,
+          description: `How well this account's past scores predicted the outcomes it recorded: per metric, per goal and pooled over goals, Spearman's rho, Kendall's tau-b and pairwise agreement (final and raw scores), each with a 95 % bootstrap interval, or \`enough_data: false\` and null figures below \`min_outcomes\`; and \`reliability\`, how often pairs of neighbouring creatives came out in the order their rankings' \`p_above_next\` favoured. Costs no credits. A report reads at most the ${CALIBRATION_OUTCOMES_READ_MAX.toLocaleString("en-US")} most recently recorded outcomes (\`truncated\` says when there were more), runs one at a time per account and at most 30 times per minute (\`429\`), within a time limit (\`503\`).`,
           parameters: queryParameters(CalibrationQuery, { metric: EXAMPLE_METRIC }),
           responses: {
             "200": { description: "The figures of every recorded metric (or only of the metric and goal asked for), by metric, then goal.", headers: { "X-Request-Id": requestIdHeader }, content: json("CalibrationResponse", calibrationResponseExamples) },

@@ -46,8 +46,8 @@ describe("the OpenAPI document", () => {
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
     // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest; 1.3.0: recordOutcomes and
-    // getCalibration; 1.4.0: summary.credits_status. Each is additive to v1.
-    expect(doc.info.version).toBe("1.4.0");
+    // getCalibration; 1.4.0: summary.credits_status; 1.5.0: p_above_next, too_close_to_call, summary.uncertainty/warnings/method, win_probability, reliability. Each is additive to v1.
+    expect(doc.info.version).toBe("1.5.0");
   });
 
   it("names the operations and documents every status of the spec", () => {

@@ -21,3 +21,4 @@ export {
 } from "./ledger-rpc.ts";
 export { Presence } from "./presence.ts";
 export { ModelUsage, mergeModelUsage, callUsage } from "./model-usage.ts";
+export { ModelRun, EvaluationReceipt, VoteReceipt, distinctVoteReceipts } from "./receipt.ts";

@@ -4,6 +4,7 @@ import { ImageRef } from "./image-ref.ts";
 import { JobCopy, PersonaInput } from "./persona-input.ts";
 import { JobEnvelope, jobResult } from "./job.ts";
 import { ModelUsage } from "./model-usage.ts";
+import { VoteReceipt } from "./receipt.ts";
 
 /** A scored asset offered for close-pair refinement. */
 export const RefineAsset = z.object({
@@ -36,6 +37,8 @@ export const RefinementReport = z.object({
   results: z.array(ClosePairResult),
   /** Calls and tokens of every vote the panels cast, per voter model. Absent from older refinement workers. */
   usage: z.array(ModelUsage).optional(),
+  /** The receipts of the panels' votes, one per distinct voter run. Absent from older refinement workers. */
+  voterReceipts: z.array(VoteReceipt).max(60).optional(),
 });
 export type RefinementReport = z.infer<typeof RefinementReport>;
 

@@ -4,6 +4,7 @@ import { ImageRef } from "./image-ref.ts";
 import { JobCopy, PersonaInput } from "./persona-input.ts";
 import { JobEnvelope, jobResult } from "./job.ts";
 import { ModelUsage } from "./model-usage.ts";
+import { EvaluationReceipt } from "./receipt.ts";
 
 /** One scoring evaluation: 3 repetitions x 2 generators over one layer of one asset. */
 export const ScoreJob = JobEnvelope.extend({
@@ -33,6 +34,8 @@ export const Evaluation = z.object({
   simulated: z.boolean(),
   /** Calls and tokens per model, a replaced sample's failed call included. Absent from older scorers. */
   usage: z.array(ModelUsage).optional(),
+  /** How the evaluation was produced (the answer's receipt). Absent from older scorers. */
+  receipt: EvaluationReceipt.optional(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 

@@ -3,6 +3,7 @@ import { ImageRef } from "./image-ref.ts";
 import { JobCopy, PanelPersonaInput } from "./persona-input.ts";
 import { JobEnvelope, jobResult } from "./job.ts";
 import { ModelUsage } from "./model-usage.ts";
+import { VoteReceipt } from "./receipt.ts";
 
 /**
  * One blinded panel vote. The two images come in presentation order ("Image 1", "Image 2"),
@@ -34,6 +35,8 @@ export const VoteResult = jobResult(
     simulated: z.boolean(),
     /** The voter's call and tokens. Absent from older voters. */
     usage: ModelUsage.optional(),
+    /** How the vote was produced (the answer's receipt). Absent from older voters. */
+    receipt: VoteReceipt.optional(),
   }),
 );
 export type VoteResult = z.infer<typeof VoteResult>;

@@ -17,3 +17,7 @@ export { formatFieldPath } from "./errors/field-path.ts";
 export * from "./requests/index.ts";
 export * from "./outcomes/index.ts";
 export * from "./calibration/index.ts";
+export { AnswerWarning, AnswerWarnings, WARNING_CODES, type WarningCode } from "./trust/answer-warnings.ts";
+export { MethodReceipt, ModelReceipt, ReferenceSetReceipt } from "./trust/method-receipt.ts";
+export { WinProbability } from "./trust/win-probability.ts";
+export { RankUncertainty, TOO_CLOSE_TO_CALL } from "./trust/rank-uncertainty.ts";

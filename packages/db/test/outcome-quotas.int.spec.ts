@@ -28,6 +28,8 @@ const outcome = (assetId: string, metric = "ctr", value = 1): NewOutcome => ({
   score: 1,
   scoreBeforeRefine: 1,
   simulated: true,
+  rank: null,
+  pAboveNext: null,
   requestCreatedAt: new Date(),
 });
 const rowsOf = async (accountId: string) => Number((await sql<{ n: string }>`select count(*) as n from outcomes where account_id = ${accountId}`.execute(t.db)).rows[0]!.n);

@@ -20,7 +20,7 @@ const repo = () => outcomesRepository(t.db);
 const ranAt = new Date("2026-11-20T10:00:00.000Z");
 
 function outcome(over: Partial<NewOutcome> = {}): NewOutcome {
-  return { requestId: randomUUID(), assetId: "hero", metric: "ctr", value: 0.031, impressions: 12_000, goal: "purchase-intent", score: 3.9, scoreBeforeRefine: 3.8, simulated: true, requestCreatedAt: ranAt, ...over };
+  return { requestId: randomUUID(), assetId: "hero", metric: "ctr", value: 0.031, impressions: 12_000, goal: "purchase-intent", score: 3.9, scoreBeforeRefine: 3.8, simulated: true, rank: 1, pAboveNext: 0.73, requestCreatedAt: ranAt, ...over };
 }
 
 /** Moves every stored updated_at of the account back, so a later write is visibly later. */
@@ -35,7 +35,7 @@ describe("outcomes repository: record", () => {
       ["b", "created", 2, 12_000],
       ["a", "created", 1, null],
     ]);
-    expect(recorded[1]).toMatchObject({ requestId: request, metric: "ctr", goal: "purchase-intent", score: 3.9, scoreBeforeRefine: 3.8, simulated: false, requestCreatedAt: ranAt });
+    expect(recorded[1]).toMatchObject({ requestId: request, metric: "ctr", goal: "purchase-intent", score: 3.9, scoreBeforeRefine: 3.8, simulated: false, rank: 1, pAboveNext: 0.73, requestCreatedAt: ranAt });
     expect(recorded[0]!.recordedAt).toBeInstanceOf(Date);
     expect(typeof recorded[0]!.impressions).toBe("number");
   });

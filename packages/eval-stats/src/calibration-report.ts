@@ -4,6 +4,8 @@ import { byCodeUnits } from "./by-code-units.ts";
 import type { FiguresOptions } from "./figures.ts";
 import { figuresOf } from "./figures-of.ts";
 import { groupBy } from "./group-by.ts";
+import { reliabilityTable, type ReliabilityBin } from "@adrank/uncertainty";
+import { neighbourPairs } from "./neighbour-pairs.ts";
 
 /**
  * One recorded outcome with what was copied from its ranking at record time. The outcome
@@ -18,6 +20,9 @@ export interface CalibrationRow {
   value: number;
   impressions: number | null;
   simulated: boolean;
+  /** The asset's rank and p_above_next in its ranking; null or absent for outcomes recorded before they were copied. */
+  rank?: number | null;
+  pAboveNext?: number | null;
 }
 
 /**
@@ -65,5 +70,13 @@ function groupOf(goal: string | null, rows: readonly CalibrationRow[], opts: Fig
     kendall_tau_b: f.kendall_tau_b,
     pairwise_agreement: f.pairwise_agreement,
     pairwise_agreement_raw: f.pairwise_agreement_raw,
+    reliability: reliabilityTable(neighbourPairs(rows.map((r) => ({ requestId: r.requestId, rank: r.rank ?? null, pAboveNext: r.pAboveNext ?? null, value: r.value })))).map(rounded),
   };
+}
+
+const round4 = (x: number | null) => (x === null ? null : Math.round(x * 10_000) / 10_000);
+
+/** A reliability bin with its figures rounded for reading; counts and edges stay exact. */
+function rounded(bin: ReliabilityBin): ReliabilityBin {
+  return { ...bin, mean_p: round4(bin.mean_p), observed: round4(bin.observed), ci_low: round4(bin.ci_low), ci_high: round4(bin.ci_high) };
 }

@@ -10,3 +10,6 @@ export { shareEstimate } from "./share-estimate.ts";
 export { figuresOf } from "./figures-of.ts";
 export { calibrationReport } from "./calibration-report.ts";
 export type { CalibrationRow } from "./calibration-report.ts";
+export { neighbourPairs, type PlacedOutcome } from "./neighbour-pairs.ts";
+export { compareDriftRuns, receiptDifferences, DEFAULT_DRIFT_THRESHOLDS, SIMILARITY_TOLERANCE } from "./drift-comparison.ts";
+export type { AssetChange, AssetPlace, BatchChanged, ComparedRuns, DriftComparison, DriftRun, DriftThresholds, DriftWarning, DriftWarningKind, ReceiptDifference, ReceiptValue } from "./drift-comparison.ts";

@@ -1,6 +1,6 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
-import { mergeModelUsage, VoteResult, type ImageRef, type ModelUsage, type VoteJob } from "@adrank/bus-contracts";
+import { distinctVoteReceipts, mergeModelUsage, VoteResult, type ImageRef, type ModelUsage, type VoteJob, type VoteReceipt } from "@adrank/bus-contracts";
 import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
 
 /** One side of a pair as a voter gets it: the prepared image, the copy it runs with and its own asset type. */
@@ -36,6 +36,8 @@ export interface PanelRun {
   model: string | null;
   /** Calls and tokens of the panel's votes, per voter model. */
   usage: ModelUsage[];
+  /** How the votes were produced (the answer's receipt), without repeats; empty from older voters. */
+  receipts: VoteReceipt[];
 }
 
 type VoteOutcome = VoteResult["outcome"];
@@ -54,7 +56,7 @@ export function openPanelSession(opts: PanelSessionOptions) {
     log: opts.log,
   });
 
-  const castOne = async (panelKey: string, seat: number, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null; usage?: ModelUsage }> => {
+  const castOne = async (panelKey: string, seat: number, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null; usage?: ModelUsage; receipt?: VoteReceipt }> => {
     const { voterId, order } = PANEL_SEATS[seat]!;
     const [first, second] = order === "ab" ? [a, b] : [b, a];
     const job: VoteJob = {
@@ -79,15 +81,22 @@ export function openPanelSession(opts: PanelSessionOptions) {
     if (!outcome.ok) return { vote: { voterId, order, winner: null, response: "", invalidReason: outcome.error }, model: null };
     const winner: Side | null = outcome.choice === null ? null : (outcome.choice === "first") === (order === "ab") ? "a" : "b";
     const vote: CastVote = { voterId, order, winner, response: outcome.response, model: outcome.model, simulated: outcome.simulated };
+    const version = outcome.receipt?.versions[0];
+    if (version) vote.modelVersion = version;
     if (winner === null) vote.invalidReason = outcome.invalidReason ?? "the answer names no image";
-    return { vote, model: outcome.model, ...(outcome.usage ? { usage: outcome.usage } : {}) };
+    return { vote, model: outcome.model, ...(outcome.usage ? { usage: outcome.usage } : {}), ...(outcome.receipt ? { receipt: outcome.receipt } : {}) };
   };
 
   return {
     /** Runs the panel of one pair; `panelKey` must be unique in the request and a safe subject token. */
     async run(panelKey: string, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<PanelRun> {
       const cast = await Promise.all(PANEL_SEATS.map((_, seat) => castOne(panelKey, seat, persona, a, b)));
-      return { votes: cast.map((c) => c.vote), model: cast.find((c) => c.model !== null)?.model ?? null, usage: mergeModelUsage([cast.flatMap((c) => (c.usage ? [c.usage] : []))]) };
+      return {
+        votes: cast.map((c) => c.vote),
+        model: cast.find((c) => c.model !== null)?.model ?? null,
+        usage: mergeModelUsage([cast.flatMap((c) => (c.usage ? [c.usage] : []))]),
+        receipts: distinctVoteReceipts(cast.flatMap((c) => (c.receipt ? [c.receipt] : []))),
+      };
     },
     close: () => join.close(),
   };

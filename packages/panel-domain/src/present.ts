@@ -1,3 +1,5 @@
+import type { WinProbability } from "@adrank/contracts";
+import { winProbability } from "@adrank/uncertainty";
 import type { CastVote, PanelTally } from "./tally.ts";
 
 /** The spec's PairwiseVote, with `valid` saying whether it counted. */
@@ -12,6 +14,7 @@ export interface PresentedVote {
   invalidReason?: string;
   model?: string;
   simulated?: boolean;
+  modelVersion?: string;
 }
 
 /** The spec's PairwiseResult fields that a panel produces. */
@@ -26,6 +29,7 @@ export interface PresentedPanel {
   votesTotal: number;
   winRate?: number;
   consistency?: number;
+  win_probability?: WinProbability | null;
   error?: string;
 }
 
@@ -37,6 +41,7 @@ export function presentVote(vote: CastVote, ids: { a: string; b: string }): Pres
     response: vote.response,
     ...(vote.model === undefined ? {} : { model: vote.model }),
     ...(vote.simulated === undefined ? {} : { simulated: vote.simulated }),
+    ...(vote.modelVersion === undefined ? {} : { modelVersion: vote.modelVersion }),
   };
   if (vote.winner === null) return { ...base, winnerId: "", loserId: "", valid: false, invalidReason: vote.invalidReason ?? "the vote could not be read" };
   const winnerId = vote.winner === "a" ? ids.a : ids.b;
@@ -66,9 +71,29 @@ export function presentPanel(input: { pairId: string; aId: string; bId: string; 
     result.winRate = round4(tally.winRate ?? 0);
     result.consistency = round4(tally.consistency ?? 0);
   }
+  result.win_probability = winProbabilityOf(input.aId, input.bId, tally);
   const error = input.error ?? defaultError(tally, input.votes);
   if (error) result.error = error;
   return result;
+}
+
+/**
+ * The panel's preference with its uncertainty (contracts' WinProbability): about the winner,
+ * or about `a` on a tie; null when no vote counted.
+ */
+export function winProbabilityOf(aId: string, bId: string, tally: PanelTally): WinProbability | null {
+  if (tally.votesTotal === 0) return null;
+  // On a tie each side has half the valid votes; with a winner, votesFor is its count.
+  const forSubject = tally.winner === null ? tally.votesTotal / 2 : (tally.votesFor ?? 0);
+  const figures = winProbability(forSubject, tally.votesTotal - forSubject);
+  if (figures === null) return null;
+  return {
+    asset_id: tally.winner === "b" ? bId : aId,
+    value: round4(figures.value),
+    ci_low: round4(figures.ci_low),
+    ci_high: round4(figures.ci_high),
+    p_better: round4(figures.p_better),
+  };
 }
 
 function defaultError(tally: PanelTally, votes: readonly CastVote[]): string | undefined {

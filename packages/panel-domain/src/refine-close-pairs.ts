@@ -1,4 +1,4 @@
-import { mergeModelUsage, type ModelUsage, type PersonaInput, type RefineAsset, type RefineJob, type RefinementReport } from "@adrank/bus-contracts";
+import { distinctVoteReceipts, mergeModelUsage, type ModelUsage, type PersonaInput, type RefineAsset, type RefineJob, type RefinementReport, type VoteReceipt } from "@adrank/bus-contracts";
 import type { ClosePairResult } from "@adrank/contracts";
 import { adjustScores, type PairVerdict } from "./adjust.ts";
 import { selectClosePairs } from "./close-pairs.ts";
@@ -10,7 +10,7 @@ import { tallyPanel, type CastVote } from "./tally.ts";
  * votes. The persona is the request's and has no asset type: each asset's own `assetType`
  * frames its image.
  */
-export type RunPanel = (panelKey: string, persona: Omit<PersonaInput, "assetType">, a: RefineAsset, b: RefineAsset) => Promise<{ votes: CastVote[]; model: string | null; usage?: ModelUsage[] }>;
+export type RunPanel = (panelKey: string, persona: Omit<PersonaInput, "assetType">, a: RefineAsset, b: RefineAsset) => Promise<{ votes: CastVote[]; model: string | null; usage?: ModelUsage[]; receipts?: VoteReceipt[] }>;
 
 /**
  * Close-pair refinement of one rank request (spec rank rule 8, design's adjustment rule):
@@ -60,5 +60,6 @@ export async function refineClosePairs(job: RefineJob, runPanel: RunPanel): Prom
     })),
     results,
     usage: mergeModelUsage(panels.map((p) => p.usage)),
+    voterReceipts: distinctVoteReceipts(panels.flatMap((p) => p.receipts ?? [])),
   };
 }

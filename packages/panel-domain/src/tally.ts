@@ -16,6 +16,8 @@ export interface CastVote {
   model?: string;
   /** True when that model is the offline sim. */
   simulated?: boolean;
+  /** The exact model version its provider reported; absent when it reports none. */
+  modelVersion?: string;
 }
 
 export type PanelStatus = "done" | "partial" | "error";

@@ -68,7 +68,7 @@ describe("refineClosePairs", () => {
     const { run, calls } = scripted();
     const report = await refineClosePairs(job([asset(0, 2.0), asset(1, 3.0), asset(2, 4.0)]), run);
     expect(calls).toEqual([]);
-    expect(report).toEqual({ pairsEvaluated: 0, scores: [{ key: 0, score: 2 }, { key: 1, score: 3 }, { key: 2, score: 4 }], outcomes: [], results: [], usage: [] });
+    expect(report).toEqual({ pairsEvaluated: 0, scores: [{ key: 0, score: 2 }, { key: 1, score: 3 }, { key: 2, score: 4 }], outcomes: [], results: [], usage: [], voterReceipts: [] });
   });
 
   it("refines at most 6 pairs, all at once, each side with its own asset type under the request's persona", async () => {

@@ -4,6 +4,9 @@ import type { RankPlan } from "./plan.ts";
 import type { AssetError, ScoredAsset } from "./scored-asset.ts";
 import { modelsUsedByRank } from "./models-used.ts";
 import type { Settlement } from "./settlement.ts";
+import { rankedUncertainty, type AboveNext } from "./trust/adjacent-uncertainty.ts";
+import { anchorWarnings, positivityWarnings, refinementSplitWarnings, separationWarnings, simulatedWarning } from "./trust/answer-warnings.ts";
+import { methodReceiptOf } from "./trust/method-receipt.ts";
 
 
 export interface AssembleInput {
@@ -21,9 +24,11 @@ export interface AssembleInput {
  */
 export function assembleRankResponse({ requestId, plan, refinement, errors, settlement }: AssembleInput): RankResponse {
   const ordered = [...refinement.assets].sort((a, b) => b.score - a.score || a.index - b.index);
+  const uncertainty = rankedUncertainty(ordered, refinement.report.results);
+  const models = modelsUsedByRank(refinement.assets, refinement);
   return {
     request_id: requestId,
-    ranked: ordered.map((asset, i) => rankedAsset(asset, i + 1)),
+    ranked: ordered.map((asset, i) => rankedAsset(asset, i + 1, uncertainty.assets[i]!)),
     errors: [...errors].sort((a, b) => a.index - b.index).map((e) => ({ asset_url: e.url, asset_id: e.assetId, error: e.error })),
     summary: {
       goal: plan.goal,
@@ -39,12 +44,21 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       credits_used: settlement.creditsUsed,
       credits_remaining: settlement.creditsRemaining,
       credits_status: settlement.status,
-      models: modelsUsedByRank(refinement.assets, refinement),
+      models,
+      uncertainty: uncertainty.summary,
+      warnings: [
+        ...simulatedWarning(models.simulated),
+        ...anchorWarnings(ordered.map((a) => a.evaluation.receipt)),
+        ...separationWarnings(ordered),
+        ...positivityWarnings(ordered),
+        ...refinementSplitWarnings(refinement.report.results),
+      ],
+      method: methodReceiptOf({ evaluations: ordered.map((a) => a.evaluation.receipt), votes: refinement.voterReceipts }),
     },
   };
 }
 
-function rankedAsset(asset: ScoredAsset, rank: number): RankedAsset {
+function rankedAsset(asset: ScoredAsset, rank: number, next: AboveNext): RankedAsset {
   const e = asset.evaluation;
   return {
     rank,
@@ -75,6 +89,8 @@ function rankedAsset(asset: ScoredAsset, rank: number): RankedAsset {
       repetitionScores: [...e.repetitionScores],
       repetitionScoreRange: e.repetitionScoreRange,
     },
+    p_above_next: next.pAboveNext,
+    too_close_to_call: next.tooCloseToCall,
   };
 }
 

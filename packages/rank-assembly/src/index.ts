@@ -13,3 +13,6 @@ export type { Settlement } from "./settlement.ts";
 export { assemblePairwiseResponse, type PairwiseAssemblyInput } from "./pairwise/assemble-pairwise.ts";
 export { billedPanelsOf } from "./pairwise/billed-panels.ts";
 export { createDispatchTally, type DispatchTally, type DispatchCounts } from "./dispatch-tally.ts";
+export { rankedUncertainty, panelVotesOn, type AboveNext, type RankedUncertainty } from "./trust/adjacent-uncertainty.ts";
+export { anchorWarnings, separationWarnings, positivityWarnings, refinementSplitWarnings, pairwiseSplitWarnings, simulatedWarning, UNIFORMLY_POSITIVE_FLOOR } from "./trust/answer-warnings.ts";
+export { methodReceiptOf, mergeModelRuns, type ReceiptSources } from "./trust/method-receipt.ts";

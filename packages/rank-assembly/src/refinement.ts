@@ -1,4 +1,4 @@
-import type { ImageRef, ModelUsage, RefineAsset, RefinementReport } from "@adrank/bus-contracts";
+import type { ImageRef, ModelUsage, RefineAsset, RefinementReport, VoteReceipt } from "@adrank/bus-contracts";
 import type { ClosePairRefinement } from "@adrank/contracts";
 import { selectClosePairs } from "@adrank/panel-domain";
 import type { RankPlan } from "./plan.ts";
@@ -12,6 +12,8 @@ export interface RefinementOutcome {
   report: ClosePairRefinement;
   /** Calls and tokens of the panels' votes, per voter model; empty when no panel ran. */
   usage: ModelUsage[];
+  /** How the panels' votes were produced (the receipt's voters); empty when no panel ran. */
+  voterReceipts: VoteReceipt[];
 }
 
 export interface RefinementRequest {
@@ -33,7 +35,7 @@ export type ClosePairRefiner = (request: RefinementRequest) => Promise<Refinemen
  * No refinement because the request turned it off: scores stay raw, `panel_outcome` null.
  */
 export function withoutRefinement(assets: readonly ScoredAsset[]): RefinementOutcome {
-  return { assets: [...assets], report: { enabled: false, pairs_evaluated: 0, results: [] }, usage: [] };
+  return { assets: [...assets], report: { enabled: false, pairs_evaluated: 0, results: [] }, usage: [], voterReceipts: [] };
 }
 
 /**
@@ -41,7 +43,7 @@ export function withoutRefinement(assets: readonly ScoredAsset[]): RefinementOut
  * run. A summary never claims a panel that did not run.
  */
 export function refinementWithoutPanels(assets: readonly ScoredAsset[], error?: string): RefinementOutcome {
-  return { assets: [...assets], report: { enabled: true, pairs_evaluated: 0, results: [], ...(error ? { error } : {}) }, usage: [] };
+  return { assets: [...assets], report: { enabled: true, pairs_evaluated: 0, results: [], ...(error ? { error } : {}) }, usage: [], voterReceipts: [] };
 }
 
 /**
@@ -78,5 +80,6 @@ export function applyRefinementReport(assets: readonly ScoredAsset[], report: Re
     assets: assets.map((asset) => ({ ...asset, score: scores.get(asset.index) ?? asset.score, panelOutcome: outcomes.get(asset.index) ?? asset.panelOutcome })),
     report: { enabled: true, pairs_evaluated: report.pairsEvaluated, results: report.results },
     usage: report.usage ?? [],
+    voterReceipts: report.voterReceipts ?? [],
   };
 }

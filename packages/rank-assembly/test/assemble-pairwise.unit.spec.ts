@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PairwiseResponse, type PairwiseRequest } from "@adrank/contracts";
 import { PANEL_SEATS, presentPanel, tallyPanel, type CastVote, type PresentedPanel, type Side } from "@adrank/panel-domain";
+import type { VoteReceipt } from "@adrank/bus-contracts";
+import { METHOD_VERSION } from "@adrank/ssr";
 import { assemblePairwiseResponse, billedPanelsOf, type Settlement } from "../src/index.ts";
+
+/** The receipt part of a summary whose voters sent no receipt. */
+const NO_RECEIPT = { version: METHOD_VERSION, prompt_templates: [], reference_sets: [], reference_similarity_limit: null, embedder: null, generators: [], voters: [] };
 
 const REQUEST_ID = "3c9a1f2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
 const GPT = "openai:gpt-4o";
@@ -30,7 +35,7 @@ function panel(p: Pair, votes: CastVote[], error?: string): PresentedPanel {
   return presentPanel({ pairId: p.pair_id, aId: p.a.id, bId: p.b.id, votes, tally: tallyPanel(votes), ...(error === undefined ? {} : { error }) });
 }
 
-function assemble(pairs: Pair[], results: PresentedPanel[], settlement: Settlement, presenceModel: string | undefined): PairwiseResponse {
+function assemble(pairs: Pair[], results: PresentedPanel[], settlement: Settlement, presenceModel: string | undefined, voterReceipts: VoteReceipt[] = []): PairwiseResponse {
   const response = assemblePairwiseResponse({
     requestId: REQUEST_ID,
     request: { goal: "click-through-rate", pairs },
@@ -39,6 +44,7 @@ function assemble(pairs: Pair[], results: PresentedPanel[], settlement: Settleme
     results,
     presenceModel,
     settlement,
+    voterReceipts,
   });
   // Every assembled body must satisfy the public contract's response schema.
   const checked = PairwiseResponse.safeParse(response);
@@ -54,7 +60,8 @@ describe("assemblePairwiseResponse", () => {
       panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")]),
       panel(pairs[1]!, [vote(0, "b"), vote(1, "b"), vote(2, "b"), vote(3, "b"), vote(4, "b")]),
     ];
-    const response = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 98, status: "confirmed" }, GPT);
+    const receipt: VoteReceipt = { model: GPT, versions: ["gpt-4o-2024-08-06"], temperature: 0.7, thinking: null, promptHash: "0123456789abcdef" };
+    const response = assemble(pairs, results, { units: 2, creditsUsed: 2, creditsRemaining: 98, status: "confirmed" }, GPT, [receipt, { ...receipt, versions: ["gpt-4o-2024-11-20"] }]);
     const v = (voterId: string, order: string, response: string, winnerId: string, loserId: string) => ({ voterId, order, response, model: GPT, winnerId, loserId, valid: true });
     expect(JSON.stringify(response)).toBe(
       JSON.stringify({
@@ -77,6 +84,8 @@ describe("assemblePairwiseResponse", () => {
             votesFor: 4,
             winRate: 0.8,
             consistency: 0.5,
+            // Beta(5, 2): mean 5/7, 95 % interval 0.36–0.96, P(θ > 0.5) = 57/64.
+            win_probability: { asset_id: "x", value: 0.7143, ci_low: 0.3588, ci_high: 0.9567, p_better: 0.8906 },
           },
           {
             pairId: "p2",
@@ -95,6 +104,8 @@ describe("assemblePairwiseResponse", () => {
             votesFor: 5,
             winRate: 1,
             consistency: 1,
+            // Beta(6, 1): mean 6/7, interval from 0.025^(1/6) = 0.54, P(θ > 0.5) = 63/64.
+            win_probability: { asset_id: "w", value: 0.8571, ci_low: 0.5407, ci_high: 0.9958, p_better: 0.9844 },
           },
         ],
         summary: {
@@ -112,6 +123,9 @@ describe("assemblePairwiseResponse", () => {
           credits_remaining: 98,
           credits_status: "confirmed",
           models: { generators: [], embedder: null, voters: [GPT], simulated: false },
+          warnings: [],
+          // Two receipts of one model and settings: one entry with both reported versions.
+          method: { ...NO_RECEIPT, prompt_templates: ["0123456789abcdef"], voters: [{ model: GPT, versions: ["gpt-4o-2024-08-06", "gpt-4o-2024-11-20"], temperature: 0.7, thinking: null }] },
         },
       }),
     );
@@ -122,7 +136,7 @@ describe("assemblePairwiseResponse", () => {
     const error = "Image b (z) could not be used: The image could not be fetched. No vote was cast and the pair is not billed.";
     const results = [panel(pairs[0]!, [vote(0, "a"), vote(1, "a"), vote(2, "a"), vote(3, "b"), vote(4, "a")]), panel(pairs[1]!, [], error)];
     const response = assemble(pairs, results, { units: 1, creditsUsed: 1, creditsRemaining: 41, status: "confirmed" }, GPT);
-    expect(JSON.stringify(response.pairs[1])).toBe(JSON.stringify({ pairId: "p2", aId: "x", bId: "z", status: "error", votes: [], votesTotal: 0, error }));
+    expect(JSON.stringify(response.pairs[1])).toBe(JSON.stringify({ pairId: "p2", aId: "x", bId: "z", status: "error", votes: [], votesTotal: 0, win_probability: null, error }));
     expect(JSON.stringify(response.summary)).toBe(
       JSON.stringify({
         goal: "click-through-rate",
@@ -139,6 +153,8 @@ describe("assemblePairwiseResponse", () => {
         credits_remaining: 41,
         credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [GPT], simulated: false },
+        warnings: [],
+        method: NO_RECEIPT,
       }),
     );
   });
@@ -168,6 +184,9 @@ describe("assemblePairwiseResponse", () => {
         credits_remaining: null,
         credits_status: "pending",
         models: { generators: [], embedder: null, voters: [GPT], simulated: false },
+        // p2's winner has 2 of 3 valid votes: one voter decided it.
+        warnings: [{ code: "panel_split", message: "A pair was decided by one vote: p2 (2–1). Read win_probability before acting on such a winner." }],
+        method: NO_RECEIPT,
       }),
     );
   });
@@ -200,6 +219,8 @@ describe("assemblePairwiseResponse", () => {
         credits_remaining: 10,
         credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [], simulated: false },
+        warnings: [],
+        method: NO_RECEIPT,
       }),
     );
     expect(assemble(pairs, results, { units: 0, creditsUsed: 0, creditsRemaining: 10, status: "confirmed" }, undefined).summary.model).toBe("unknown");
@@ -227,6 +248,8 @@ describe("assemblePairwiseResponse", () => {
         credits_remaining: 0,
         credits_status: "confirmed",
         models: { generators: [], embedder: null, voters: [sim], simulated: true },
+        warnings: [{ code: "simulated", message: "The offline sim model produced this answer: it reads image statistics and copy heuristics, not a language model's judgement. Treat it as a demonstration, not a prediction." }],
+        method: NO_RECEIPT,
       }),
     );
   });
@@ -245,7 +268,7 @@ describe("assemblePairwiseResponse", () => {
 
   it("passes a null platform through and the request's goal as given", () => {
     const pairs = [pair("p1", "x", "y")];
-    const response = assemblePairwiseResponse({ requestId: REQUEST_ID, request: { goal: "purchase-intent", pairs }, platform: null, audienceName: "A", results: [panel(pairs[0]!, [])], presenceModel: undefined, settlement: { units: 0, creditsUsed: 0, creditsRemaining: null, status: "confirmed" } });
+    const response = assemblePairwiseResponse({ requestId: REQUEST_ID, request: { goal: "purchase-intent", pairs }, platform: null, audienceName: "A", results: [panel(pairs[0]!, [])], presenceModel: undefined, settlement: { units: 0, creditsUsed: 0, creditsRemaining: null, status: "confirmed" }, voterReceipts: [] });
     expect(PairwiseResponse.parse(response).summary.platform).toBeNull();
     expect(response.summary.goal).toBe("purchase-intent");
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RankResponse } from "@adrank/contracts";
+import { METHOD_VERSION } from "@adrank/ssr";
 import {
   assembleRankResponse,
   planRank,
@@ -76,6 +77,9 @@ describe("assembleRankResponse", () => {
           repetitionScores: [3.15, 3.25, 3.35],
           repetitionScoreRange: 0.2,
         },
+        // The last (and only) asset has no neighbour below it.
+        p_above_next: null,
+        too_close_to_call: false,
       },
     ]);
   });
@@ -158,7 +162,14 @@ describe("assembleRankResponse", () => {
       credits_remaining: 97,
       credits_status: "confirmed",
       models: { generators: ["sim:a", "sim:b"], embedder: "sim:embed", voters: [], simulated: true },
+      // Repetitions 3.4/3.5/3.6 and 2.9/3/3.1: pooled s² = (0.02 + 0.02) / 4 = 0.01.
+      uncertainty: { repetition_noise_sd: 0.1, degrees_of_freedom: 4, adjacent_pairs: 1, too_close_to_call: 0 },
+      warnings: [expect.objectContaining({ code: "simulated" })],
+      // These fixtures come from a scorer that sent no receipt: the answer claims nothing it was not told.
+      method: { version: METHOD_VERSION, prompt_templates: [], reference_sets: [], reference_similarity_limit: null, embedder: null, generators: [], voters: [] },
     });
+    // t = 0.5 / (0.1 · √(2/3)) = 6.124 on 4 degrees of freedom: T₄(6.124) = 0.9982.
+    expect(response.ranked.map((r) => r.p_above_next)).toEqual([0.9982, null]);
   });
 
   it("never claims a refinement that did not run, even when the request asked for it", () => {
@@ -179,7 +190,7 @@ describe("assembleRankResponse", () => {
     const response = assembleRankResponse({
       requestId: REQUEST_ID,
       plan: p,
-      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] }, usage: [] },
+      refinement: { assets: swapped, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a", "b")] }, usage: [], voterReceipts: [] },
       errors: batch.errors,
       settlement: { units: 2, creditsUsed: 2, creditsRemaining: null, status: "pending" },
     });

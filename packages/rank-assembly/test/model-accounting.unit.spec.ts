@@ -13,7 +13,7 @@ describe("modelsUsedByRank", () => {
       { kind: "evaluated", layer: "image-only", primary: { ok: true, evaluation: real(3.1) }, ablation: null },
     ];
     const batch = scoreAssets(plan(2), outcomes);
-    const refined: RefinementOutcome = { assets: batch.scored, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a0", "a1", ["gemini:gemini-2.5-flash", "sim:sim-voter"])] }, usage: [] };
+    const refined: RefinementOutcome = { assets: batch.scored, report: { enabled: true, pairs_evaluated: 1, results: [closePairResult("a0", "a1", ["gemini:gemini-2.5-flash", "sim:sim-voter"])] }, usage: [], voterReceipts: [] };
     expect(modelsUsedByRank(batch.scored, refined)).toEqual({
       generators: ["openai:gpt-5-mini", "anthropic:claude-haiku-4-5"],
       embedder: "openai:text-embedding-3-small",
@@ -39,7 +39,7 @@ describe("modelUsageOfRank", () => {
       { kind: "failed", error: "The image could not be fetched." },
       undefined,
     ];
-    const refinement: RefinementOutcome = { assets: [], report: { enabled: true, pairs_evaluated: 1, results: [] }, usage: [{ model: "sim:sim-voter", calls: 5, inputTokens: 0, outputTokens: 0 }] };
+    const refinement: RefinementOutcome = { assets: [], report: { enabled: true, pairs_evaluated: 1, results: [] }, usage: [{ model: "sim:sim-voter", calls: 5, inputTokens: 0, outputTokens: 0 }], voterReceipts: [] };
     expect(modelUsageOfRank(outcomes, refinement)).toEqual([
       { model: "openai:gpt-5-mini", calls: 19, inputTokens: 19_000, outputTokens: 2_850 },
       { model: "sim:sim-voter", calls: 5, inputTokens: 0, outputTokens: 0 },

@@ -9,3 +9,4 @@ export { addressKey } from "./address-key.ts";
 export { createSecretBox, type SecretBox, type SecretPurpose } from "./secret-box.ts";
 export { secretsKeySetting, secretsKeyOf, webhookSecretBox, DEVELOPMENT_SECRETS_KEY, DEVELOPMENT_SECRETS_KEY_WARNING } from "./secrets-key.ts";
 export { runPeriodically, type PeriodicTask } from "./periodic.ts";
+export { shortSha256 } from "./short-hash.ts";

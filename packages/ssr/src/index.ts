@@ -1,6 +1,7 @@
 // Values
 export { LEVELS, pmfFromSimilarities, scoreFromPmf, uniformPmf } from "./pmf.ts";
 export { cosineSimilarity } from "./cosine.ts";
+export { meanPairwiseCosine } from "./anchor-separability.ts";
 export { sampleFromSimilarities, similaritiesToAnchors } from "./sample.ts";
 export { aggregateEvaluation, aggregateFromSimilarities, normalizedEntropy, populationStdDev, topMarginOf } from "./aggregate.ts";
 export { planEvaluation } from "./evaluation-plan.ts";
@@ -17,6 +18,7 @@ export { fenceUntrusted, quoteUntrusted, FENCE_OPEN, FENCE_CLOSE, FENCE_RULE } f
 export { buildGeneratorPrompt, parseGeneratorAnswer, GENERATOR_SEATS, RATIONALE_PREFIX, PRODUCT_PREFIX, MISSING_RATIONALE, MISSING_PRODUCT_READ } from "./generator-prompt.ts";
 export { buildVotePrompt, parseVoteAnswer, WINNER_PREFIX } from "./vote-prompt.ts";
 export { SsrInputError, isSsrInputError } from "./ssr-input-error.ts";
+export { METHOD_VERSION, promptTemplateSpecimen } from "./method-version.ts";
 
 // Types
 export type { PmfOptions } from "./pmf.ts";

@@ -61,6 +61,8 @@ function rankings(opts: { metric: string; goal: string; perRanking: number; size
       score: 2 + i / 10,
       scoreBeforeRefine: 2 + i / 10,
       simulated: opts.simulated ?? false,
+      rank: null,
+      pAboveNext: null,
       requestCreatedAt: new Date(),
     })),
   );

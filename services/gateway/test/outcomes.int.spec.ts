@@ -324,6 +324,8 @@ describe("GET /api/v1/calibration", () => {
       score: 1 + ((i * 104_729) % 400) / 100,
       scoreBeforeRefine: 1 + ((i * 15_485_863) % 400) / 100,
       simulated: true,
+      rank: null,
+      pAboveNext: null,
       requestCreatedAt: new Date(),
     }));
     await outcomesRepository(database.db).record(accountId, rows);

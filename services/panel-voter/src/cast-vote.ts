@@ -1,7 +1,11 @@
 import type { Generator } from "@adrank/models";
 import { callUsage, type VoteJob, type VoteResult } from "@adrank/bus-contracts";
 import { modelIndexForSeat } from "@adrank/panel-domain";
-import { buildPersona, buildVotePrompt, parseVoteAnswer } from "@adrank/ssr";
+import { buildPersona, buildVotePrompt, parseVoteAnswer, promptTemplateSpecimen } from "@adrank/ssr";
+import { shortSha256 } from "@adrank/runtime";
+
+/** The fingerprint of this build's prompt templates, for the vote's receipt; computed once, at start. */
+const PROMPT_HASH = shortSha256(promptTemplateSpecimen());
 
 export interface CastVoteDeps {
   /** The panel's models; `voterForSeat` says which one sits in a seat. */
@@ -57,8 +61,9 @@ export async function castVote(job: VoteJob, deps: CastVoteDeps, signal: AbortSi
   const parsed = parseVoteAnswer(answer.text);
   const model = `${voter.provider}:${voter.model}`;
   const usage = callUsage(model, answer.usage);
-  if ("invalid" in parsed) return { ok: true, model, response: answer.text, choice: null, invalidReason: parsed.invalid, simulated: answer.simulated, usage };
-  return { ok: true, model, response: answer.text, choice: parsed.winner === 1 ? "first" : "second", simulated: answer.simulated, usage };
+  const receipt = { model, versions: answer.modelVersion ? [answer.modelVersion] : [], temperature: voter.temperature, thinking: voter.thinking, promptHash: PROMPT_HASH };
+  if ("invalid" in parsed) return { ok: true, model, response: answer.text, choice: null, invalidReason: parsed.invalid, simulated: answer.simulated, usage, receipt };
+  return { ok: true, model, response: answer.text, choice: parsed.winner === 1 ? "first" : "second", simulated: answer.simulated, usage, receipt };
 }
 
 /** The model in a seat: panel-domain's seating, which shows each model both presentation orders. */

@@ -1,6 +1,7 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { envInt } from "@adrank/runtime";
 import { workerServiceEnv } from "@adrank/messaging";
+import { DEFAULT_SIMILARITY_LIMIT } from "./evaluation-receipt.ts";
 
 export const ScorerEnv = workerServiceEnv({
   /** Evaluations one process runs at once; each is 6 generator calls and 1 embedding call. */
@@ -10,5 +11,10 @@ export const ScorerEnv = workerServiceEnv({
   SCORER_MAX_DELIVER: envInt(3, 1, 20),
   /** Bytes of normalized images kept in memory, in front of the shared image store. */
   SCORER_IMAGE_CACHE_BYTES: envInt(128 * 1024 * 1024, 0),
+  /**
+   * Mean pairwise cosine of a reference set's five anchors above which answers warn
+   * `anchors_not_separable` (docs/method.md: why 0.65, and when an embedder needs another).
+   */
+  ANCHOR_SIMILARITY_LIMIT: z.coerce.number().min(0).max(1).default(DEFAULT_SIMILARITY_LIMIT),
 });
 export type ScorerConfig = z.infer<typeof ScorerEnv>;

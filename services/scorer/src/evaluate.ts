@@ -3,6 +3,7 @@ import { callUsage, mergeModelUsage, type Evaluation, type ModelUsage, type Scor
 import { evaluationResult, parseGeneratorAnswer, planEvaluation, similaritiesToAnchors, type PlannedGeneratorCall } from "@adrank/ssr";
 import type { AnchorEmbeddings } from "./anchor-embeddings.ts";
 import { withOneReplacement } from "./replace-failed-sample.ts";
+import { DEFAULT_SIMILARITY_LIMIT, evaluationReceipt } from "./evaluation-receipt.ts";
 
 export interface EvaluationDeps {
   generators: readonly [Generator, Generator];
@@ -12,6 +13,8 @@ export interface EvaluationDeps {
   loadImage(ref: string): Promise<Uint8Array | null>;
   /** Told when a failed sample is replaced by a fresh call (for logs and metrics). */
   onSampleReplaced?(err: unknown): void;
+  /** Mean anchor similarity above which a reference set is reported as not separable (ANCHOR_SIMILARITY_LIMIT). */
+  similarityLimit?: number;
 }
 
 /** A failure the requester should read as the asset's error sentence. */
@@ -64,8 +67,9 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
   const results = await Promise.all(plan.calls.map((call) => withOneReplacement(() => sample(call), signal, onReplace)));
   const answers = results.map((r) => parseGeneratorAnswer(r.text));
   signal.throwIfAborted();
-  const [vectors, anchorSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);
+  const [vectors, referenceSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);
   if (vectors.length !== answers.length) throw new EvaluationError("The embedding model returned the wrong number of vectors.");
+  const anchorSets = referenceSets.map((s) => s.vectors);
 
   return {
     ...evaluationResult(
@@ -78,5 +82,13 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
     simulated: results.some((r) => r.simulated) || deps.embedder.provider === "sim",
     // The embedder reports no tokens through its interface; its one call per evaluation is counted.
     usage: mergeModelUsage([results.map((r) => callUsage(`${r.provider}:${r.model}`, r.usage)), failedCalls, [callUsage(`${deps.embedder.provider}:${deps.embedder.model}`, undefined)]]),
+    receipt: evaluationReceipt({
+      generators: deps.generators,
+      samples: results.map((result, i) => ({ generatorIndex: plan.calls[i]!.generatorIndex, result })),
+      embedder: deps.embedder,
+      dimensions: vectors[0]?.length ?? anchorSets[0]?.[0]?.length ?? 1,
+      referenceSets,
+      similarityLimit: deps.similarityLimit ?? DEFAULT_SIMILARITY_LIMIT,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { anchorSets } from "@adrank/ssr";
+import { anchorSets, METHOD_VERSION } from "@adrank/ssr";
 import { createModelsReadiness, isModelError, modelsFromEnv, runStartupModelCheck } from "@adrank/models";
 import { createImageCache, openImageStore, runWorkerService, workerPlan } from "@adrank/messaging";
 import { ScoreJob } from "@adrank/bus-contracts";
@@ -6,6 +6,7 @@ import { instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@
 import { ScorerEnv } from "./config.ts";
 import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
 import { createScoreHandler, SCORE_EXHAUSTED_ERROR } from "./score-handler.ts";
+import { promptTemplateHash } from "./evaluation-receipt.ts";
 
 await runWorkerService({
   name: "scorer",
@@ -30,12 +31,15 @@ await runWorkerService({
     const embedder = instrumentEmbedder(readiness.watchEmbedder(models.embedder), modelCalls);
     const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
 
+    // Rendered and hashed once at start, so the first evaluation does not pay for it.
+    logger.info({ method: METHOD_VERSION, promptTemplates: promptTemplateHash(), anchorSimilarityLimit: config.ANCHOR_SIMILARITY_LIMIT }, "scoring method");
     const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
     const handle = createScoreHandler({
       generators,
       embedder,
       anchors: createAnchorEmbeddings(embedder, anchorSets),
       loadImage: images.get,
+      similarityLimit: config.ANCHOR_SIMILARITY_LIMIT,
       onSampleReplaced: (err) => {
         const kind = isModelError(err) ? err.kind : "error";
         replacedSamples.inc({ kind });

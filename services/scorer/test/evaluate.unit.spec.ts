@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { createSimEmbedder, createSimGenerator, withFixedLatency, type GenerateRequest, type Generator } from "@adrank/models";
-import { anchorSets, planEvaluation } from "@adrank/ssr";
+import { createSimEmbedder, createSimGenerator, SIM_EMBEDDING_DIMENSIONS, withFixedLatency, type GenerateRequest, type Generator } from "@adrank/models";
+import { anchorSets, METHOD_VERSION, planEvaluation } from "@adrank/ssr";
 import type { ScoreJob } from "@adrank/bus-contracts";
-import { createAnchorEmbeddings } from "../src/anchor-embeddings.ts";
+import { createAnchorEmbeddings, referenceSetHash } from "../src/anchor-embeddings.ts";
 import { evaluate, EvaluationError } from "../src/evaluate.ts";
 import { crispCreative, darkBlurred, flatGrey, softCreative } from "./images.ts";
 
@@ -48,6 +48,25 @@ describe("evaluate with the offline sim models and the real anchors", () => {
     const mixed = await evaluate(job, { generators: [real(generators[0]), real(generators[1])], embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref) => images.get(ref) ?? null }, AbortSignal.timeout(30_000));
     expect(mixed.generatorModels).toEqual(["openai:sim-gen-a", "openai:sim-gen-b"]);
     expect(mixed.simulated).toBe(true);
+  });
+
+  it("says on its receipt exactly what produced it: method, prompts, six reference sets, embedder, each seat's reported version", async () => {
+    const { job, images } = await jobFor(await crispCreative());
+    // A provider that reports a dated snapshot under the configured name, as OpenAI does.
+    const dated = (g: Generator): Generator => ({ ...g, provider: "openai", temperature: 0.7, thinking: "reasoning_effort=low", generate: async (req) => ({ ...(await g.generate(req)), modelVersion: `${g.model}-2026-01-01` }) });
+    const e = await evaluate(job, { generators: [dated(generators[0]), generators[1]], embedder, anchors: createAnchorEmbeddings(embedder, anchorSets), loadImage: async (ref) => images.get(ref) ?? null, similarityLimit: 0.5 }, AbortSignal.timeout(30_000));
+    const receipt = e.receipt!;
+    expect(receipt.methodVersion).toBe(METHOD_VERSION);
+    expect(receipt.promptHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(receipt.referenceSets.map((s) => s.hash)).toEqual(anchorSets("purchase-intent").map(referenceSetHash));
+    expect(receipt.referenceSets).toHaveLength(6);
+    for (const set of receipt.referenceSets) expect(set.meanSimilarity).toBeLessThan(0.5);
+    expect(receipt.similarityLimit).toBe(0.5);
+    expect(receipt.embedder).toEqual({ model: "sim:sim-embed", dimensions: SIM_EMBEDDING_DIMENSIONS });
+    expect(receipt.generators).toEqual([
+      { model: "openai:sim-gen-a", versions: ["sim-gen-a-2026-01-01"], temperature: 0.7, thinking: "reasoning_effort=low" },
+      { model: "sim:sim-gen-b", versions: ["sim-gen-b"], temperature: null, thinking: null },
+    ]);
   });
 
   it("is deterministic for the same job", async () => {

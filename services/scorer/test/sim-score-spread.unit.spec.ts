@@ -182,7 +182,7 @@ describe("sim scores spread like ratings and follow the pixels", () => {
     const reference = anchorSets(goal);
     const vectors = await models.embedder.embed(reference.flat());
     reference.forEach((set, s) => {
-      const scores = set.map((_, level) => sampleFromSimilarities(similaritiesToAnchors(vectors[s * 5 + level]!, sets)).score);
+      const scores = set.map((_, level) => sampleFromSimilarities(similaritiesToAnchors(vectors[s * 5 + level]!, sets.map((r) => r.vectors))).score);
       for (let level = 1; level < 5; level++) expect(scores[level]!, `${goal} set ${s + 1}: ${scores.map(twoDecimals).join(" ")}`).toBeGreaterThan(scores[level - 1]! + 0.3);
     });
   });

@@ -31,6 +31,19 @@ export const Estimate = z
   .meta({ description: "A figure with its 95 % bootstrap interval (outcomes resampled within each ranking)." });
 export type Estimate = z.output<typeof Estimate>;
 
+export const ReliabilityBin = z
+  .object({
+    p_low: z.number().meta({ description: "Lower edge of the bin of p_above_next (inclusive)." }),
+    p_high: z.number().meta({ description: "Upper edge (exclusive, except 1.0)." }),
+    n_pairs: z.int().min(0).meta({ description: "Neighbouring pairs of a ranking, both with an outcome that differs, whose p_above_next (folded to the upper side: p below 0.5 counts as 1 − p for the reversed order) fell in this bin." }),
+    mean_p: z.number().nullable().meta({ description: "Mean probability the answers gave these pairs; null when the bin is empty." }),
+    observed: z.number().nullable().meta({ description: "Share of these pairs the outcomes ordered the way the probability favoured; close to mean_p when the probabilities are calibrated. Null when empty." }),
+    ci_low: z.number().nullable().meta({ description: "Wilson 95 % interval of `observed`, lower end." }),
+    ci_high: z.number().nullable().meta({ description: "Wilson 95 % interval of `observed`, upper end." }),
+  })
+  .meta({ description: "One row of the reliability table: how often pairs given a probability in [p_low, p_high) were ordered right by the outcomes." });
+export type ReliabilityBin = z.output<typeof ReliabilityBin>;
+
 export const CalibrationGroup = z
   .object({
     goal: z.string().nullable().meta({ description: "The goal of the rankings; null for the pooled row over every goal." }),
@@ -44,6 +57,13 @@ export const CalibrationGroup = z
     kendall_tau_b: Estimate.nullable().meta({ description: "Kendall tau-b of score and outcome, ties corrected." }),
     pairwise_agreement: Estimate.nullable().meta({ description: "Share of pairs of the same ranking that the final score orders the way the outcomes do (a score tie counts half); 0.5 is chance." }),
     pairwise_agreement_raw: Estimate.nullable().meta({ description: "The same with the raw scores, before close-pair refinement." }),
+    reliability: z
+      .array(ReliabilityBin)
+      .optional()
+      .meta({
+        description:
+          "Reliability table of p_above_next: five bins from 0.5 to 1.0, every bin listed, empty ones with null figures. Only outcomes of rankings answered with p_above_next count (recorded after this version). Given whatever the group's size, unlike the figures above: read `n_pairs` before trusting a bin. Always sent by this version.",
+      }),
   })
   .meta({ description: "Calibration figures of one goal (or pooled) for one metric." });
 export type CalibrationGroup = z.output<typeof CalibrationGroup>;

@@ -1,1 +1,1 @@
-export { CALIBRATION_MIN_OUTCOMES, CALIBRATION_OUTCOMES_READ_MAX, CALIBRATION_RESAMPLES, CalibrationQuery, Estimate, CalibrationGroup, MetricCalibration, CalibrationResponse } from "./calibration.ts";
+export { CALIBRATION_MIN_OUTCOMES, CALIBRATION_OUTCOMES_READ_MAX, CALIBRATION_RESAMPLES, CalibrationQuery, Estimate, CalibrationGroup, ReliabilityBin, MetricCalibration, CalibrationResponse } from "./calibration.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WinProbability } from "../trust/win-probability.ts";
 
 // One panel's result: what a pairwise pair returns and what close-pair refinement reports
 // for each refined pair (rank-response extends it).
@@ -13,6 +14,7 @@ export const PairwiseVote = z.object({
   invalidReason: z.string().optional(),
   model: z.string().optional().meta({ description: 'The voter model that answered, as "provider:model"; absent when no model answered. Seats can hold different models (a mixed panel).' }),
   simulated: z.boolean().optional().meta({ description: "True when the offline `sim` model cast this vote." }),
+  modelVersion: z.string().optional().meta({ description: "The exact model version the provider reported for this vote; absent when it reports none." }),
 });
 
 export const PairStatus = z.enum(["done", "partial", "error"]);
@@ -28,6 +30,7 @@ export const PairwiseResult = z.object({
   votesTotal: z.int().optional(),
   winRate: z.number().optional(),
   consistency: z.number().optional(),
+  win_probability: WinProbability.nullable().optional(),
   error: z.string().optional(),
 });
 export type PairwiseResult = z.output<typeof PairwiseResult>;

@@ -3,6 +3,8 @@ import { CreditsStatus } from "../common/credits-status.ts";
 import { PANEL_SIZE } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
+import { AnswerWarnings } from "../trust/answer-warnings.ts";
+import { MethodReceipt } from "../trust/method-receipt.ts";
 
 /** Clients must accept unknown keys here (Versioning 3). */
 export const PairwiseSummary = z.looseObject({
@@ -20,6 +22,8 @@ export const PairwiseSummary = z.looseObject({
   credits_remaining: z.int().nullable(),
   credits_status: CreditsStatus.optional(),
   models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),
+  warnings: AnswerWarnings.optional(),
+  method: MethodReceipt.optional(),
 });
 
 export const PairwiseResponse = z.object({

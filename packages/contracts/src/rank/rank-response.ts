@@ -3,6 +3,9 @@ import { CreditsStatus } from "../common/credits-status.ts";
 import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION, ScoreLayer } from "../method.ts";
 import { PairwiseResult } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
+import { AnswerWarnings } from "../trust/answer-warnings.ts";
+import { MethodReceipt } from "../trust/method-receipt.ts";
+import { P_ABOVE_NEXT_DESCRIPTION, RankUncertainty, TOO_CLOSE_TO_CALL } from "../trust/rank-uncertainty.ts";
 
 const Score = z.number().min(1).max(5);
 
@@ -56,6 +59,11 @@ export const RankedAsset = z.looseObject({
   panel_outcome: PanelOutcome.nullable(),
   confidence_details: ConfidenceDetails,
   details: ScoreDetails,
+  p_above_next: z.number().min(0).max(1).nullable().optional().meta({ description: `${P_ABOVE_NEXT_DESCRIPTION} Always sent by this version; absent from older servers.` }),
+  too_close_to_call: z
+    .boolean()
+    .optional()
+    .meta({ description: `True when p_above_next lies between ${TOO_CLOSE_TO_CALL.low} and ${TOO_CLOSE_TO_CALL.high}: this asset and the next are a coin toss. Always sent by this version.` }),
 });
 export type RankedAsset = z.output<typeof RankedAsset>;
 
@@ -102,6 +110,9 @@ export const RankSummary = z.looseObject({
   ad_rankings_used: z.int().optional(),
   ad_rankings_remaining: z.int().optional(),
   models: ModelsUsed.optional().meta({ description: "Which models produced this response, and whether any of them is the simulated model. Always sent by this version; absent from servers older than it, so clients should treat a missing value as unknown." }),
+  uncertainty: RankUncertainty.optional(),
+  warnings: AnswerWarnings.optional(),
+  method: MethodReceipt.optional(),
 });
 export type RankSummary = z.output<typeof RankSummary>;
 

@@ -10,6 +10,8 @@ import * as outcomes from "./2026_11_27_10_outcomes.ts";
 import * as sealedWebhookSecrets from "./2026_11_28_20_sealed_webhook_secrets.ts";
 import * as fairWebhookClaims from "./2026_11_28_21_fair_webhook_claims.ts";
 import * as settlementOutbox from "./2026_11_29_10_settlement_outbox.ts";
+import * as driftRuns from "./2026_11_30_10_drift_runs.ts";
+import * as outcomeProbabilities from "./2026_11_30_20_outcome_probabilities.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_28_20_sealed_webhook_secrets": sealedWebhookSecrets,
   "2026_11_28_21_fair_webhook_claims": fairWebhookClaims,
   "2026_11_29_10_settlement_outbox": settlementOutbox,
+  "2026_11_30_10_drift_runs": driftRuns,
+  "2026_11_30_20_outcome_probabilities": outcomeProbabilities,
 };

@@ -12,6 +12,10 @@ export interface OutcomeRecord {
   score: number;
   scoreBeforeRefine: number;
   simulated: boolean;
+  /** The asset's rank in its ranking; null for outcomes recorded before it was copied. */
+  rank: number | null;
+  /** The probability the ranking gave that the asset outranks the next one; null for the last asset and for older records. */
+  pAboveNext: number | null;
   requestCreatedAt: Date;
   /** When the value was last written (updated_at): an unchanged repeat does not move it. */
   recordedAt: Date;
@@ -31,7 +35,7 @@ export interface StoredRequestResult {
   resultBody: string | null;
 }
 
-const COLUMNS = ["request_id", "asset_id", "metric", "value", "impressions", "goal", "score", "score_before_refine", "simulated", "request_created_at", "updated_at"] as const;
+const COLUMNS = ["request_id", "asset_id", "metric", "value", "impressions", "goal", "score", "score_before_refine", "simulated", "rank", "p_above_next", "request_created_at", "updated_at"] as const;
 
 interface OutcomeRow {
   request_id: string;
@@ -43,6 +47,8 @@ interface OutcomeRow {
   score: number;
   score_before_refine: number;
   simulated: boolean;
+  rank: number | null;
+  p_above_next: number | null;
   request_created_at: Date;
   updated_at: Date;
 }
@@ -57,6 +63,8 @@ const toRecord = (r: OutcomeRow): OutcomeRecord => ({
   score: r.score,
   scoreBeforeRefine: r.score_before_refine,
   simulated: r.simulated,
+  rank: r.rank,
+  pAboveNext: r.p_above_next,
   requestCreatedAt: r.request_created_at,
   recordedAt: r.updated_at,
 });
@@ -139,6 +147,8 @@ export function outcomesRepository(db: Kysely<Database>) {
               score: o.score,
               score_before_refine: o.scoreBeforeRefine,
               simulated: o.simulated,
+              rank: o.rank,
+              p_above_next: o.pAboveNext,
               request_created_at: o.requestCreatedAt,
             })),
           )

@@ -15,6 +15,9 @@ export interface OutcomesTable {
   score: number;
   score_before_refine: number;
   simulated: boolean;
+  /** The asset's rank and p_above_next in its ranking (issue 34); null before they were copied. */
+  rank: number | null;
+  p_above_next: number | null;
   request_created_at: Date;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

@@ -1,7 +1,10 @@
+import type { VoteReceipt } from "@adrank/bus-contracts";
 import { PANEL_SIZE, type PairwiseRequest, type PairwiseResponse } from "@adrank/contracts";
 import { votersUsed, type PresentedPanel } from "@adrank/panel-domain";
 import type { Settlement } from "../settlement.ts";
 import { billedPanelsOf } from "./billed-panels.ts";
+import { pairwiseSplitWarnings, simulatedWarning } from "../trust/answer-warnings.ts";
+import { methodReceiptOf } from "../trust/method-receipt.ts";
 
 export interface PairwiseAssemblyInput {
   requestId: string;
@@ -14,13 +17,15 @@ export interface PairwiseAssemblyInput {
   /** The model the voter pool said it runs when asked for presence; names the voter when no vote came back. */
   presenceModel: string | undefined;
   settlement: Settlement;
+  /** How the votes were produced (the receipt's voters); empty from older voters. */
+  voterReceipts: readonly VoteReceipt[];
 }
 
 /**
  * The pairwise response: every pair's panel in request order, and a summary whose billing
  * figures are the settlement's (see Settlement for when the ledger could not confirm it).
  */
-export function assemblePairwiseResponse({ requestId, request, platform, audienceName, results, presenceModel, settlement }: PairwiseAssemblyInput): PairwiseResponse {
+export function assemblePairwiseResponse({ requestId, request, platform, audienceName, results, presenceModel, settlement, voterReceipts }: PairwiseAssemblyInput): PairwiseResponse {
   const completed = billedPanelsOf(results);
   const used = votersUsed(results.flatMap((r) => r.votes));
   return {
@@ -42,6 +47,8 @@ export function assemblePairwiseResponse({ requestId, request, platform, audienc
       credits_remaining: settlement.creditsRemaining,
       credits_status: settlement.status,
       models: { generators: [], embedder: null, voters: used.voters, simulated: used.simulated },
+      warnings: [...simulatedWarning(used.simulated), ...pairwiseSplitWarnings(results)],
+      method: methodReceiptOf({ evaluations: [], votes: voterReceipts }),
     },
   };
 }

@@ -38,7 +38,7 @@ export function resolveOutcomes(items: readonly OutcomeInput[], requests: Readon
       throw new BodyValidationError(`${field} ${name} is not the id of a ranked asset of request ${item.request_id}; use the id the asset was sent with.`, field);
     }
     if (scores.length > 1) throw new BodyValidationError(`${field} ${name} names ${scores.length} assets of request ${item.request_id}; an outcome needs an id that names one.`, field);
-    const { score, scoreBeforeRefine } = scores[0]!;
+    const { score, scoreBeforeRefine, rank, pAboveNext } = scores[0]!;
     return {
       requestId: item.request_id,
       assetId: item.asset_id,
@@ -49,6 +49,8 @@ export function resolveOutcomes(items: readonly OutcomeInput[], requests: Readon
       score,
       scoreBeforeRefine,
       simulated: ranking.simulated,
+      rank,
+      pAboveNext,
       requestCreatedAt: request.createdAt,
     };
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { mergeModelUsage, type ModelUsage } from "@adrank/bus-contracts";
+import { distinctVoteReceipts, mergeModelUsage, type ModelUsage, type VoteReceipt } from "@adrank/bus-contracts";
 import { PairwiseRequest, type PairwiseResponse } from "@adrank/contracts";
 import { askPresence } from "@adrank/messaging";
 import { openPanelSession, type PanelSide } from "@adrank/panel-client";
@@ -67,6 +67,7 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
       const persona = personaOf(body, audience);
       // Filled as panels end, so that work cut short still records the model calls it made.
       const panelUsage: ModelUsage[][] = [];
+      const voterReceipts: VoteReceipt[] = [];
       let done = 0;
       const stopReason = () =>
         stoppedBy() === "client" ? "The request was cancelled before the vote was cast." : `The vote was not cast within the request's time limit of ${Math.round(opts.timeoutMs / 1000)} s.`;
@@ -99,6 +100,7 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
             tally.dispatched(key);
             const run = await session.run(key, persona, a, b);
             panelUsage.push(run.usage);
+            voterReceipts.push(...run.receipts);
             onProgress(++done);
             const result = presentPanel({ pairId: pair.pair_id, aId: pair.a.id, bId: pair.b.id, votes: run.votes, tally: tallyPanel(run.votes) });
             tally.answered(key, result.status === "done");
@@ -113,7 +115,7 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
           answer: (settlement): PairwiseResponse => {
             for (const r of results) app.gatewayMetrics.panels.inc({ source: "pairwise", status: r.status });
             app.gatewayMetrics.billed.inc({ kind: "pairwise" }, settlement.units);
-            return assemblePairwiseResponse({ requestId, request: body, platform: persona.platform, audienceName: audience.name, results, presenceModel: voterModel, settlement });
+            return assemblePairwiseResponse({ requestId, request: body, platform: persona.platform, audienceName: audience.name, results, presenceModel: voterModel, settlement, voterReceipts: distinctVoteReceipts(voterReceipts) });
           },
         };
       } catch (err) {
