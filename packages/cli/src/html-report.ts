@@ -1,9 +1,14 @@
 import type { RankResponse } from "@adrank/sdk";
+import { escapeHtml as escape } from "./eval/html/escape.ts";
+import { HTML_RECEIPT_STYLE, htmlReceipt } from "./html-receipt.ts";
+import { HTML_WARNINGS_STYLE, htmlWarnings } from "./html-warnings.ts";
 import { modelsNote } from "./models-note.ts";
 import { fixed, signedFixed } from "./number-format.ts";
+import { percent } from "./percent.ts";
 import { counted, nounFor } from "./plural.ts";
+import { TOO_CLOSE_BAND } from "./too-close.ts";
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const TOO_CLOSE_TITLE = `The chance it outranks the next is ${TOO_CLOSE_BAND}: it and the image ranked below it are a coin toss.`;
 
 /** The voter models of the refined pair behind a panel outcome, from its votes (seats may differ). */
 function panelModels(response: RankResponse, winner: string, loser: string): string[] {
@@ -13,10 +18,19 @@ function panelModels(response: RankResponse, winner: string, loser: string): str
   return [...new Set(models.length > 0 ? models : pair.model ? [pair.model] : [])];
 }
 
+/** "52 % chance it truly outranks #3", with a "Too close to call" marker in the coin-toss band; "" for the last asset or an older server. */
+function nextCall(r: RankResponse["ranked"][number]): string {
+  if (typeof r.p_above_next !== "number") return "";
+  const marker = r.too_close_to_call === true ? ` <span class="too-close" title="${escape(TOO_CLOSE_TITLE)}">Too close to call</span>` : "";
+  return `<p class="next">${percent(r.p_above_next)} chance it truly outranks #${r.rank + 1}${marker}</p>`;
+}
+
 /**
  * A self-contained HTML page of a ranking: thumbnails (the images themselves, as data
- * URIs), score bars, confidence, copy lift, panel outcome and rationale, the models that answered,
- * and a "Simulated" badge when the offline sim model was one of them. Every text is escaped.
+ * URIs), score bars, confidence, copy lift, the chance each outranks the next (marked when too
+ * close to call), panel outcome and rationale, the answer's warnings, the models that answered,
+ * a "Simulated" badge when the offline sim model was one of them, and, collapsed, how the answer
+ * was produced. Every text is escaped; fields an older server does not send are left out.
  */
 export function htmlReport(response: RankResponse, images: Array<{ name: string; dataUri: string }>, title: string): string {
   const imageOf = (assetId: string | null) => images.find((i) => i.name === assetId);
@@ -31,7 +45,7 @@ export function htmlReport(response: RankResponse, images: Array<{ name: string;
       ? `<p>Panel: ${r.panel_outcome.votesFor} of ${r.panel_outcome.votesTotal} ${nounFor(r.panel_outcome.votesTotal, "vote")}, ${r.panel_outcome.flipped ? "order flipped" : "order kept"}${voters.length > 0 ? ` <span class="models">(${escape(voters.join(", "))})</span>` : ""}</p>`
       : "";
     return `<article><div class="rank">#${r.rank}</div>${thumb}<h2>${escape(image?.name ?? r.asset_id ?? "")}</h2>
-<div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${fixed(r.score, 2)} / 5 · ${escape(r.confidence)} confidence</p>${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
+<div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${fixed(r.score, 2)} / 5 · ${escape(r.confidence)} confidence</p>${nextCall(r)}${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
   });
   const failed = response.errors.map((e) => `<li>${escape(e.asset_id ?? e.asset_url.slice(0, 80))}: ${escape(e.error)}</li>`).join("");
   const s = response.summary;
@@ -46,8 +60,11 @@ article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}
 .rank{position:absolute;top:.5rem;left:.5rem;background:#111;color:#fff;border-radius:6px;padding:.1rem .5rem;font-weight:600}
 .bar{height:8px;background:#eee;border-radius:4px}.bar span{display:block;height:100%;background:#2f7d4f;border-radius:4px}.why{color:#555}
 .sim{display:inline-block;vertical-align:middle;background:#ffd23f;color:#1d1d1f;border:1px solid #b38600;border-radius:6px;padding:.1rem .55rem;font-size:.8rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase}
-.sim-note{background:#fff6d6;border-left:4px solid #ffb800;padding:.5rem .75rem}.models{color:#666;font-size:.85rem}</style></head>
-<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}
-<main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}</body></html>
+.sim-note{background:#fff6d6;border-left:4px solid #ffb800;padding:.5rem .75rem}.models{color:#666;font-size:.85rem}
+.next{margin:.4rem 0}.too-close{display:inline-block;background:#fde8e6;color:#9b1f17;border:1px solid #e3a59f;border-radius:6px;padding:0 .45rem;font-size:.8rem;font-weight:600;cursor:help}
+${HTML_WARNINGS_STYLE}
+${HTML_RECEIPT_STYLE}</style></head>
+<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}${htmlWarnings(s.warnings)}
+<main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}${htmlReceipt(s.method)}</body></html>
 `;
 }

@@ -33,6 +33,40 @@ const pairwise = (votes: ReturnType<typeof vote>[], models?: object) =>
     summary: { goal: "purchase-intent", platform: null, audience: "Runners", model: "sim", panel_size: 5, pairs_requested: 1, pairs_completed: 1, pairs_failed: 0, valid_votes: 5, pairwise_evaluations: 1, credits_used: 1, credits_remaining: 9, ...(models ? { models } : {}) },
   }) as PairwiseResponse;
 
+// A server of issue 34 ("How sure is it"): p_above_next, too_close_to_call, uncertainty, warnings, the receipt.
+const model = (name: string, extra: object = {}) => ({ model: name, versions: [], temperature: null, thinking: null, ...extra });
+const RECEIPT = {
+  version: "2026-11.3",
+  prompt_templates: ["9f2c4e1a7b3d5c60"],
+  reference_sets: [
+    { hash: "a1b2c3d4e5f60718", mean_similarity: 0.612 },
+    { hash: "0f1e2d3c4b5a6978", mean_similarity: null },
+  ],
+  reference_similarity_limit: 0.85,
+  embedder: { model: "openai:text-embedding-3-small", dimensions: 1536 },
+  generators: [model("openai:gpt-5-mini", { versions: ["gpt-5-mini-2025-08-07"], temperature: 1, thinking: "reasoning_effort=low" }), model("bedrock:<b>nova</b>")],
+  voters: [model("anthropic:claude-haiku-4-5", { versions: ["claude-haiku-4-5-20251001", "claude-haiku-4-5-20251101"], temperature: 0 })],
+};
+const SEPARATION = { code: "batch_not_separated", message: "The 3 assets' scores differ by no more than the repetitions' own noise (one-way ANOVA, F = 1.20, p = 0.36): the order is mostly chance." };
+const SPLIT = { code: "panel_split", message: "A panel's one-vote margin (3–2) decided an order." };
+const withTrust = () =>
+  response({
+    ranked: [
+      ranked(1, "hero.png", 4.21, { copy_lift: 0.35, p_above_next: 0.912, too_close_to_call: false }),
+      ranked(2, "alt.png", 4.05, { copy_lift: -0.004, p_above_next: 0.52, too_close_to_call: true }),
+      ranked(3, "third.png", 4.01, { p_above_next: null, too_close_to_call: false }),
+    ],
+    errors: [],
+    summary: {
+      ...response().summary,
+      assets_ranked: 3,
+      assets_failed: 0,
+      uncertainty: { repetition_noise_sd: 0.11, degrees_of_freedom: 6, adjacent_pairs: 2, too_close_to_call: 1 },
+      warnings: [SEPARATION, { code: "new_in_v1_9", message: "A code this CLI\ndoes not know: its message\x1b[31m still shows." }],
+      method: RECEIPT,
+    } as RankResponse["summary"],
+  });
+
 describe("cli parts", () => {
   it("recognizes images by their bytes, not their names", () => {
     expect(sniffImageType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))).toBe("image/png");
@@ -192,5 +226,117 @@ describe("cli parts", () => {
     ]);
     // A real panel: the models, no warning.
     expect(pairwiseLines(pairwise([vote(1, "ab", "a.png", gpt)], { generators: [], embedder: null, voters: ["openai:gpt-5-mini"], simulated: false })).slice(-2)).toEqual(["1 credit used", "Models: voters openai:gpt-5-mini"]);
+  });
+
+  it("marks a too-close rank with ?, explains it once, shows P>next, how many pairs are too close, and every warning", () => {
+    expect(rankedTable(withTrust(), (id) => id ?? "?").split("\n")).toEqual([
+      "rank  image      score  confidence  copy lift  P>next  panel",
+      "----  ---------  -----  ----------  ---------  ------  -----",
+      "1     hero.png   4.21   medium      +0.35      91 %",
+      "2?    alt.png    4.05   medium      0.00       52 %",
+      "3     third.png  4.01   medium      0.00",
+      "? = too close to call: P>next is between 40 % and 60 %, so that image and the one ranked below it are a coin toss.",
+      "1 of 2 neighbouring pairs are too close to call (p between 40 % and 60 %)",
+      "warning [batch_not_separated]: The 3 assets' scores differ by no more than the repetitions' own noise (one-way ANOVA, F = 1.20, p = 0.36): the order is mostly chance.",
+      // A code this CLI does not know still says what it means; a server's line break or escape sequence cannot reach the terminal.
+      "warning [new_in_v1_9]: A code this CLI does not know: its message?[31m still shows.",
+      "",
+      "3 ranked, 0 failed; 3 credits used, 97 left",
+    ]);
+  });
+
+  it("says simulated once: the SIMULATED line stands for the simulated warning", () => {
+    const sim = withTrust();
+    sim.summary = { ...sim.summary, warnings: [{ code: "simulated", message: "The offline sim model produced this answer." }], models: { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true } };
+    const text = rankedTable(sim, (id) => id ?? "?");
+    expect(text).not.toContain("warning [simulated]");
+    expect(text).toContain("SIMULATED");
+    // Without the models note (an older server), the warning itself is the only place it is said.
+    sim.summary = { ...sim.summary, models: undefined };
+    expect(rankedTable(sim, (id) => id ?? "?")).toContain("warning [simulated]: The offline sim model produced this answer.");
+  });
+
+  it("puts no ? and no legend where no pair is too close, and no count line when none is", () => {
+    const sure = withTrust();
+    sure.ranked[1] = { ...sure.ranked[1]!, p_above_next: 0.97, too_close_to_call: false };
+    sure.summary = { ...sure.summary, uncertainty: { ...sure.summary.uncertainty!, too_close_to_call: 0 }, warnings: [] };
+    const lines = rankedTable(sure, (id) => id ?? "?").split("\n");
+    expect(lines.slice(2, 5)).toEqual(["1     hero.png   4.21   medium      +0.35      91 %", "2     alt.png    4.05   medium      0.00       97 %", "3     third.png  4.01   medium      0.00"]);
+    expect(lines.join("\n")).not.toContain("?");
+    expect(lines.join("\n")).not.toContain("too close to call");
+    expect(lines.join("\n")).not.toContain("warning [");
+  });
+
+  it("never rounds a probability to a certainty in P>next", () => {
+    const near = withTrust();
+    near.ranked[0] = { ...near.ranked[0]!, p_above_next: 0.9991 };
+    near.ranked[1] = { ...near.ranked[1]!, p_above_next: 0.004, too_close_to_call: false };
+    const rows = rankedTable(near, (id) => id ?? "?").split("\n").slice(2, 4);
+    expect(rows).toEqual(["1     hero.png   4.21   medium      +0.35      >99 %", "2     alt.png    4.05   medium      0.00       <1 %"]);
+  });
+
+  it("prints an older server's ranking, without the new fields, exactly as before", () => {
+    // The table of the first test, byte for byte: no P>next column, no legend, no warnings.
+    expect(rankedTable(response(), (id) => id ?? "?")).toBe(
+      ["rank  image     score  confidence  copy lift  panel", "----  --------  -----  ----------  ---------  -------", "1     hero.png  4.21   medium      +0.35      flipped", "2     alt.png   4.05   medium      0.00", "failed: broken.png: The image could not be decoded.", "", "2 ranked, 1 failed; 3 credits used, 97 left"].join("\n"),
+    );
+  });
+
+  it("says how sure the panel is and prints the pairwise answer's warnings", () => {
+    const answer = pairwise([vote(1, "ab", "a.png"), vote(2, "ba", "a.png"), vote(3, "ab", "b.png"), vote(4, "ba", "a.png"), vote(5, "ab", "a.png")]);
+    answer.pairs[0] = { ...answer.pairs[0]!, win_probability: { asset_id: "a.png", value: 0.7143, ci_low: 0.3588, ci_high: 0.9567, p_better: 0.8906 } };
+    answer.summary = { ...answer.summary, warnings: [SPLIT] };
+    expect(pairwiseLines(answer)).toEqual([
+      "winner: a.png (4 of 5 votes, win rate 0.80, consistency 0.60; done)",
+      "a.png preferred by 71 % of voters (95 % interval 36–96 %), P(majority prefers a.png) 89 %",
+      "  voter-1 (ab): picked a.png",
+      "  voter-2 (ba): picked a.png",
+      "  voter-3 (ab): picked b.png",
+      "  voter-4 (ba): picked a.png",
+      "  voter-5 (ab): picked a.png",
+      "warning [panel_split]: A panel's one-vote margin (3–2) decided an order.",
+      "1 credit used",
+    ]);
+    // No vote counted: the server sends null, and nothing is claimed.
+    answer.pairs[0] = { ...answer.pairs[0]!, win_probability: null };
+    expect(pairwiseLines(answer).join("\n")).not.toContain("preferred by");
+  });
+
+  it("shows P>next and a too-close marker on each card of the HTML report, a warnings box, and the receipt collapsed", () => {
+    const html = htmlReport(withTrust(), [], "Report");
+    expect(html).toContain('<p class="next">91 % chance it truly outranks #2</p>');
+    expect(html).toContain('<p class="next">52 % chance it truly outranks #3 <span class="too-close" title="The chance it outranks the next is between 40 % and 60 %: it and the image ranked below it are a coin toss.">Too close to call</span></p>');
+    expect(html.match(/class="too-close"/g)).toHaveLength(1);
+    // The last card has no next one to outrank.
+    expect(html.match(/class="next"/g)).toHaveLength(2);
+    expect(html).toContain(
+      '<section class="warnings" aria-label="Warnings"><h2>Warnings</h2><ul><li>The 3 assets&#39; scores differ by no more than the repetitions&#39; own noise (one-way ANOVA, F = 1.20, p = 0.36): the order is mostly chance.<span class="code">batch_not_separated</span></li>',
+    );
+    const receipt = html.slice(html.indexOf('<details class="receipt">'));
+    expect(receipt).toMatch(/^<details class="receipt"><summary>How this was produced<\/summary><dl><dt>Method version<\/dt><dd><code>2026-11.3<\/code><\/dd><dt>Prompt template<\/dt><dd><code>9f2c4e1a7b3d5c60<\/code><\/dd>/);
+    expect(receipt).toContain("<li><code>a1b2c3d4e5f60718</code>, mean anchor similarity 0.61</li><li><code>0f1e2d3c4b5a6978</code>, mean anchor similarity not measured</li></ul><p>Warned above a mean similarity of 0.85.</p>");
+    expect(receipt).toContain("<dt>Embedder</dt><dd><code>openai:text-embedding-3-small</code>, 1536 dimensions</dd>");
+    expect(receipt).toContain("<li><code>openai:gpt-5-mini</code>: reported <code>gpt-5-mini-2025-08-07</code> · temperature 1 · thinking <code>reasoning_effort=low</code></li>");
+    // Server names are escaped like every other text.
+    expect(receipt).toContain("<li><code>bedrock:&lt;b&gt;nova&lt;/b&gt;</code>: no version reported · no temperature sent · no thinking control sent</li>");
+    expect(receipt).toContain("<dt>Voters</dt><dd><ul><li><code>anthropic:claude-haiku-4-5</code>: reported <code>claude-haiku-4-5-20251001</code>, <code>claude-haiku-4-5-20251101</code> · temperature 0 · no thinking control sent</li></ul></dd>");
+    expect(receipt).not.toContain("<b>");
+  });
+
+  it("escapes hostile warnings and receipts in the HTML report, and leaves out what an older server does not send", () => {
+    const hostile = withTrust();
+    hostile.summary = { ...hostile.summary, warnings: [{ code: "<i>x</i>", message: '<script>alert("w")</script>' }], method: { ...RECEIPT, version: "<img src=x>", prompt_templates: [], reference_sets: [], embedder: null, generators: [] } };
+    const html = htmlReport(hostile, [], "Report");
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img src=x>");
+    expect(html).toContain("&lt;script&gt;alert(&quot;w&quot;)&lt;/script&gt;<span class=\"code\">&lt;i&gt;x&lt;/i&gt;</span>");
+    expect(html).toContain("<h2>Warning</h2>");
+    // A pairwise-like receipt: empty lists and no embedder leave their rows out.
+    expect(html).not.toContain("<dt>Generators</dt>");
+    expect(html).not.toContain("<dt>Embedder</dt>");
+    expect(html).not.toContain("<dt>Reference sets</dt>");
+
+    const older = htmlReport(response(), [], "Report");
+    for (const absent of ['class="next"', 'class="too-close"', '<section class="warnings"', '<details class="receipt"']) expect(older).not.toContain(absent);
   });
 });

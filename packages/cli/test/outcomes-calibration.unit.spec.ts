@@ -273,6 +273,45 @@ describe("adrank calibration", () => {
     expect((await adrank(["calibration", "--goal", "open-rate"])).stdout).toBe("no outcomes recorded for goal open-rate: adrank outcomes <file> records them\n");
   });
 
+  it("prints the reliability table of P>next under a metric's figures, and says when no pair counts yet", async () => {
+    const bin = (low: number, n: number, mean: number | null, observed: number | null, ci: [number, number] | null) => ({ p_low: low, p_high: Math.round((low + 0.1) * 10) / 10, n_pairs: n, mean_p: mean, observed, ci_low: ci?.[0] ?? null, ci_high: ci?.[1] ?? null });
+    const reliability = [bin(0.5, 8, 0.553, 0.5, [0.2152, 0.7848]), bin(0.6, 6, 0.648, 0.667, [0.3, 0.903]), bin(0.7, 0, null, null, null), bin(0.8, 5, 0.846, 0.8, [0.376, 0.964]), bin(0.9, 4, 0.957, 1, [0.51, 1])];
+    const ctr = { metric: "ctr", pooled: { ...group(null, 46, 6, true), reliability }, goals: [{ ...group("click-through-rate", 30, 4, true), reliability }, { ...group("scroll-stopping", 16, 2, true), reliability }] };
+    script = [json(200, { min_outcomes: 10, resamples: 1000, metrics: [ctr] })];
+    const lines = (await adrank(["calibration"])).stdout.split("\n");
+    const from = lines.indexOf("all goals           46  6         0.41 [0.22, 0.57]  0.29   0.64 / 0.61");
+    expect(lines.slice(from + 1, from + 11)).toEqual([
+      "",
+      "reliability of P>next, all goals: 23 neighbouring pairs",
+      "P>next    pairs  mean p  observed  95 % interval",
+      "--------  -----  ------  --------  -------------",
+      "50–60 %   8      55 %    50 %      22–78 %",
+      "60–70 %   6      65 %    67 %      30–90 %",
+      "70–80 %   0      –       –         –",
+      "80–90 %   5      85 %    80 %      38–96 %",
+      "90–100 %  4      96 %    100 %     51–100 %",
+      "",
+    ]);
+
+    // Rankings answered before P>next existed count for nothing: one line, not a table of dashes.
+    const none = reliability.map((b) => ({ ...b, n_pairs: 0, mean_p: null, observed: null, ci_low: null, ci_high: null }));
+    script = [json(200, { min_outcomes: 10, resamples: 1000, metrics: [{ metric: "ctr", pooled: { ...group(null, 46, 6, true), reliability: none }, goals: [{ ...group("click-through-rate", 46, 6, true), reliability: none }] }] })];
+    expect((await adrank(["calibration"])).stdout).toContain("\n\nreliability of P>next, click-through-rate: no pairs yet (only outcomes of rankings answered with P>next count)\n");
+  });
+
+  it("prints no reliability table for a server older than it", async () => {
+    script = [json(200, { min_outcomes: 10, resamples: 1000, metrics: [{ metric: "ctr", pooled: group(null, 46, 6, true), goals: [group("click-through-rate", 46, 6, true)] }] })];
+    const run = await adrank(["calibration"]);
+    expect(run.stdout).not.toContain("reliability");
+    expect(run.stdout.split("\n").slice(0, 5)).toEqual([
+      "ctr: 46 outcomes of 6 rankings",
+      "goal                n   requests  rho [95 % CI]      tau-b  agreement final / raw",
+      "------------------  --  --------  -----------------  -----  ---------------------",
+      "click-through-rate  46  6         0.41 [0.22, 0.57]  0.29   0.64 / 0.61",
+      "",
+    ]);
+  });
+
   it("prints the API's answer with --json", async () => {
     const answer = { min_outcomes: 10, resamples: 1000, metrics: [{ metric: "ctr", pooled: group(null, 2, 1, false), goals: [group("click-through-rate", 2, 1, false)] }] };
     script = [json(200, answer)];

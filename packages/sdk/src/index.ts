@@ -37,17 +37,23 @@ export { imageBytesToDataUri, imageFileToDataUri, MAX_IMAGE_BYTES, sniffImageTyp
 export { ImageError, type ImageErrorKind } from "./image-error.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.ts";
 export type {
+  AnswerWarning,
   AudienceList,
   CalibrationGroup,
   CalibrationResponse,
   Estimate,
+  MethodReceipt,
   MetricCalibration,
+  ModelReceipt,
   PairwiseResponse,
   RankResponse,
+  RankUncertainty,
   RecordedOutcome,
   RecordOutcomesResponse,
+  ReliabilityBin,
   RequestStatus,
   SavedAudience,
+  WinProbability,
 } from "./types.ts";
 export type { RequestOutcome } from "./request-outcome.ts";
 export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type RequestResult, type WaitOptions } from "./wait-for-result.ts";
@@ -55,4 +61,6 @@ export { DEFAULT_POLL_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type RequestResult, 
 export { ASSET_TYPES, DEMOGRAPHIC_VALUES, GOALS, LIMITS, type AssetType, type DemographicField, type Goal } from "@adrank/contracts";
 // The bounds of outcomes and calibration: a batch's size, and the least outcomes a figure needs.
 export { CALIBRATION_MIN_OUTCOMES, METRIC_NAME_PATTERN, OUTCOMES_PER_REQUEST_MAX } from "@adrank/contracts";
+// How sure an answer is: the band of p_above_next inside which a neighbouring pair is too close to call, and the warning codes this version sends.
+export { TOO_CLOSE_TO_CALL, WARNING_CODES, type WarningCode } from "@adrank/contracts";
 export { signWebhookPayload, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, DEFAULT_WEBHOOK_TOLERANCE_SECONDS, type VerifyWebhookOptions, type WebhookVerification } from "./webhook-signature.ts";

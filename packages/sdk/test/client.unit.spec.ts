@@ -13,8 +13,13 @@ import {
   ServiceUnavailableError,
   TimeoutError,
   UnexpectedResponseError,
+  TOO_CLOSE_TO_CALL,
   ValidationError,
+  type AnswerWarning,
+  type MethodReceipt,
+  type RankUncertainty,
   type RetryEvent,
+  type WinProbability,
 } from "../src/index.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -237,6 +242,38 @@ describe("sdk client", () => {
   it("refuses a 200 whose body breaks the contract instead of handing it on", async () => {
     script = [json(200, { ranked: "not a list" })];
     await expect(client().rank(rankBody)).rejects.toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it("hands on how sure an answer is (issue 34), typed, and takes an older server's answer without it", async () => {
+    const asset = (rank: number, id: string, p: number | null, close: boolean) => ({
+      rank, asset_url: `https://example.com/${id}`, asset_id: id, score: 4 - rank / 10, score_before_refine: 4 - rank / 10, score_layer: "image-only", asset_type: "social-feed", copy_context_included: false,
+      rationale: "", product_read: "", confidence: "medium", panel_outcome: null,
+      confidence_details: { entropy: 0.5, top_margin: 0.1, sample_std_dev: 0.1, repetition_count: 3, generator_sample_count: 6 },
+      details: { probabilities: [0.2, 0.2, 0.2, 0.2, 0.2], similarities: [0.5, 0.5, 0.5, 0.5, 0.5], repetitionCount: 3, generatorSampleCount: 6, repetitionScores: [3.9, 4, 4.1], repetitionScoreRange: 0.2 },
+      p_above_next: p, too_close_to_call: close,
+    });
+    const uncertainty: RankUncertainty = { repetition_noise_sd: 0.1, degrees_of_freedom: 4, adjacent_pairs: 1, too_close_to_call: 1 };
+    const warnings: AnswerWarning[] = [{ code: "a_code_from_the_future", message: "Unknown codes still arrive, with their message." }];
+    const method: MethodReceipt = { version: "v1", prompt_templates: ["9f2c4e1a7b3d5c60"], reference_sets: [], reference_similarity_limit: null, embedder: null, generators: [], voters: [{ model: "sim:sim-voter", versions: [], temperature: null, thinking: null }] };
+    script = [json(200, { ...rankResponse, ranked: [asset(1, "a.png", 0.55, true), asset(2, "b.png", null, false)], errors: [], summary: { ...rankResponse.summary, assets_ranked: 2, assets_failed: 0, uncertainty, warnings, method } })];
+    const { data } = await client().rank(rankBody);
+    const [first, last] = data.ranked;
+    expect(first!.p_above_next).toBeGreaterThan(TOO_CLOSE_TO_CALL.low);
+    expect(first!.p_above_next).toBeLessThan(TOO_CLOSE_TO_CALL.high);
+    expect([first!.too_close_to_call, last!.p_above_next]).toEqual([true, null]);
+    expect(data.summary).toMatchObject({ uncertainty, warnings, method });
+
+    script = [json(200, rankResponse)];
+    const older = (await client().rank(rankBody)).data;
+    expect([older.summary.uncertainty, older.summary.warnings, older.summary.method]).toEqual([undefined, undefined, undefined]);
+
+    const wp: WinProbability = { asset_id: "a.png", value: 0.714, ci_low: 0.36, ci_high: 0.96, p_better: 0.89 };
+    const pair = { pairId: "p1", aId: "a.png", bId: "b.png", status: "done", votes: [], winnerId: "a.png", votesFor: 4, votesTotal: 5, winRate: 0.8, consistency: 0.6, win_probability: wp };
+    const pairwiseSummary = { goal: "purchase-intent", platform: null, audience: "Runners", model: "sim:sim-voter", panel_size: 5, pairs_requested: 1, pairs_completed: 1, pairs_failed: 0, valid_votes: 5, pairwise_evaluations: 1, credits_used: 1, credits_remaining: 9, warnings: [], method };
+    script = [json(200, { request_id: rankResponse.request_id, pairs: [pair], summary: pairwiseSummary })];
+    const compared = (await client().pairwise({ pairs: [{ pair_id: "p1", a: { id: "a.png", image_url: "https://example.com/a.png" }, b: { id: "b.png", image_url: "https://example.com/b.png" } }], audience: { name: "Runners" } })).data;
+    expect(compared.pairs[0]!.win_probability).toEqual(wp);
+    expect(compared.summary.method?.voters[0]?.model).toBe("sim:sim-voter");
   });
 
   it("lists and creates saved audiences", async () => {

@@ -4,6 +4,7 @@ import { jsonOutput } from "../json-output.ts";
 import { fixed } from "../number-format.ts";
 import { parseFlags } from "../parse-flags.ts";
 import { counted } from "../plural.ts";
+import { reliabilityLines } from "../reliability-table.ts";
 import { clientFromEnv } from "../settings.ts";
 import { checkMetricName } from "./outcomes.ts";
 
@@ -13,9 +14,12 @@ How well your past scores predicted the outcomes you recorded with adrank outcom
 a row per goal and one for all goals, with the outcomes (n) and rankings they come from,
 Spearman's rho with its 95 % interval, Kendall's tau-b, and pairwise agreement: how often the
 final score (and the raw score, before close-pair refinement) ordered two creatives of one
-ranking the way their outcomes did; 0.50 is chance. A group with too few outcomes says "not
-enough data (4 of 10)". Outcomes of rankings the offline sim model scored are flagged: figures
-over them measure the harness, not a model. Costs no credits.
+ranking the way their outcomes did; 0.50 is chance. Then the reliability of P>next: per bin of
+the probability rankings gave neighbouring images, the pairs in it, their mean probability and
+the share the outcomes ordered that way (95 % interval); close to the mean when it is
+calibrated. A group with too few outcomes says "not enough data (4 of 10)". Outcomes of
+rankings the offline sim model scored are flagged: figures over them measure the harness, not a
+model. Costs no credits.
 
   --metric <name>               only this metric (e.g. ctr)
   --goal <goal>                 only this goal (e.g. click-through-rate)
@@ -45,6 +49,9 @@ export function metricTable(m: MetricCalibration, minOutcomes: number): string {
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!)).join("  ").trimEnd();
   const p = m.pooled;
   const out = [`${m.metric}: ${counted(p.n_outcomes, "outcome")} of ${counted(p.n_requests, "ranking")}`, line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+  // One reliability table per metric, over the pooled group (the goal's own when there is one goal).
+  const reliability = reliabilityLines(p.reliability, m.goals.length === 1 ? (m.goals[0]!.goal ?? "all goals") : "all goals");
+  if (reliability.length > 0) out.push("", ...reliability);
   if (p.n_simulated > 0) {
     out.push(`SIMULATED: ${p.n_simulated} of these ${counted(p.n_outcomes, "outcome")} belong to rankings scored by the offline sim model: their figures measure the harness, not a model.`);
   }

@@ -23,9 +23,10 @@ export const PAIRWISE_HELP = `adrank pairwise (<a> <b> | <folder>) (--audience-i
                 [--async [--wait] [--webhook-url <url>]] [--idempotency-key <key>]
 
 Compares two local images (or a folder holding exactly two) with a panel of five blinded
-voters; prints the winner, its votes, win rate and consistency, every vote with the model that
-cast it, and the models that answered (with a SIMULATED warning when the offline sim model was
-one of them). --goal takes the goals rank lists; --json prints the API's JSON response, data
+voters; prints the winner, its votes, win rate and consistency, the share of voters preferring
+it with its 95 % interval and the chance a majority prefers it, every vote with the model that
+cast it, the answer's warnings, and the models that answered (with a SIMULATED warning when the
+offline sim model was one of them). --goal takes the goals rank lists; --json prints the API's JSON response, data
 URIs shortened as for rank. --async, --wait, --webhook-url and --idempotency-key work as for rank.`;
 
 const PAIRWISE_OPTIONS = { ...AUDIENCE_OPTIONS, ...ASYNC_OPTIONS, goal: { type: "string" }, platform: { type: "string" }, json: { type: "boolean" } } as const;

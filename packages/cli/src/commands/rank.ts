@@ -40,10 +40,13 @@ const listed = (items: readonly string[]) => {
 export const RANK_HELP = `adrank rank <image or folder>... (--audience-id <id> | --audience-name <name>) [options]
 
 Ranks 1 to 20 local images (PNG, JPEG, WebP, GIF) for one audience and prints a table
-(rank, image, score, confidence, copy lift, panel outcome), then the models that answered,
-with a SIMULATED warning when the offline sim model was one of them. A folder stands for the
-images directly in it (by content, sorted by name; other files are skipped with a note on
-stderr, subfolders are not searched).
+(rank, image, score, confidence, copy lift, P>next, panel outcome): P>next is the chance an
+image truly outranks the next one, and a "?" beside a rank marks a pair too close to call (P>next
+between 40 % and 60 %). Under it: how many neighbouring pairs are too close to call, the
+answer's warnings ("warning [code]: …"), the models that answered, and a SIMULATED warning
+when the offline sim model was one of them. A folder stands for the images directly in it (by
+content, sorted by name; other files are skipped with a note on stderr, subfolders are not
+searched).
 
   --goal <goal>                 default purchase-intent; one of
 ${listed(GOALS)}

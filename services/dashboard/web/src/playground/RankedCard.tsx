@@ -1,5 +1,6 @@
 import type { RankedAsset, RefinedPair } from "./answers.ts";
 import { FLIPPED_HELP, panelSentence, signed } from "./outcome-words.ts";
+import { aboveNextText, TOO_CLOSE_HELP } from "./trust-words.ts";
 import { VoteList } from "./VoteList.tsx";
 
 /** The refined pair behind a card's panel outcome, in either order. */
@@ -20,11 +21,16 @@ interface Props {
   refined: RefinedPair[] | undefined;
 }
 
-/** One ranked image: rank, score out of 5, confidence, copy lift, the panel that settled a close call, and why. */
+/**
+ * One ranked image: rank, score out of 5, confidence, copy lift, the chance it outranks the next
+ * (with a "Too close to call" badge when that is a coin toss), the panel that settled a close
+ * call, and why.
+ */
 export function RankedCard({ result: r, thumbnail, withCopy, copyLiftHelpId, refined }: Props) {
   const outcome = r.panel_outcome;
   const pair = outcome ? refinedPair(refined, outcome.winnerAssetId, outcome.loserAssetId) : undefined;
   const voters = voterModels(pair);
+  const aboveNext = aboveNextText(r.p_above_next, r.rank);
   return (
     <article className="ranked card" data-testid="ranked-card">
       <span className="rank">#{r.rank}</span>
@@ -37,6 +43,12 @@ export function RankedCard({ result: r, thumbnail, withCopy, copyLiftHelpId, ref
           <> · <span className="copy-lift" data-testid="copy-lift" aria-describedby={copyLiftHelpId} title="How much the ad copy raised or lowered the score compared with the image alone">copy lift {signed(r.copy_lift)}</span></>
         )}
       </p>
+      {aboveNext && (
+        <p className="above-next" data-testid="above-next">
+          {aboveNext}
+          {r.too_close_to_call === true && <> <span className="badge too-close" title={TOO_CLOSE_HELP} data-testid="too-close">Too close to call</span></>}
+        </p>
+      )}
       {outcome && (
         <div className="panel" data-testid="panel-outcome">
           <p>

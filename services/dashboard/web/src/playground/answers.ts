@@ -1,4 +1,8 @@
+import type { AnswerWarning, MethodReceipt, ModelReceipt, RankUncertainty, WinProbability } from "@adrank/contracts";
 import type { ModelsUsed } from "./ModelsNote.tsx";
+
+// The contract's own types, imported as types only: the bundle stays free of zod.
+export type { AnswerWarning, MethodReceipt, ModelReceipt, RankUncertainty, WinProbability };
 
 // The parts of the public API's rank and pairwise answers the playground shows.
 
@@ -26,6 +30,10 @@ export interface RankedAsset {
   copy_lift?: number | null;
   rationale: string;
   panel_outcome: PanelOutcome | null;
+  /** Chance it truly outranks the next one; null for the last, absent from servers older than it. */
+  p_above_next?: number | null;
+  /** It and the next are a coin toss; absent from servers older than it. */
+  too_close_to_call?: boolean;
 }
 
 export interface Vote {
@@ -55,6 +63,9 @@ export interface RankAnswer {
     credits_remaining: number | null;
     models?: ModelsUsed;
     close_pair_refinement?: { results: RefinedPair[] };
+    uncertainty?: RankUncertainty;
+    warnings?: AnswerWarning[];
+    method?: MethodReceipt;
   };
 }
 
@@ -69,9 +80,11 @@ export interface PairResult {
   consistency?: number;
   error?: string;
   votes: Vote[];
+  /** Null when no vote counted; absent from servers older than it. */
+  win_probability?: WinProbability | null;
 }
 
 export interface PairAnswer {
   pairs: PairResult[];
-  summary?: { credits_used?: number; credits_remaining?: number | null; models?: ModelsUsed };
+  summary?: { credits_used?: number; credits_remaining?: number | null; models?: ModelsUsed; warnings?: AnswerWarning[]; method?: MethodReceipt };
 }

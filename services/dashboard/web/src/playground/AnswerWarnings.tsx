@@ -1,0 +1,24 @@
+import type { AnswerWarning } from "./answers.ts";
+import "./trust.css";
+
+/**
+ * The answer's validity warnings: each message as the sentence it is, its code in small text.
+ * The message is shown whatever the code, so codes this page does not know still say what they
+ * mean. Renders nothing for an answer without warnings or from a server older than them.
+ */
+export function AnswerWarnings({ warnings }: { warnings: AnswerWarning[] | undefined }) {
+  if (!warnings || warnings.length === 0) return null;
+  return (
+    <section className="answer-warnings" aria-label="Warnings" data-testid="answer-warnings">
+      <h3>{warnings.length === 1 ? "Warning" : "Warnings"}</h3>
+      <ul>
+        {warnings.map((w, i) => (
+          <li key={`${w.code}-${i}`} data-testid="answer-warning">
+            {w.message}
+            <small className="warning-code">{w.code}</small>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
