@@ -39,6 +39,9 @@ COPY infra/docker/healthcheck.ts ./infra/docker/healthcheck.ts
 USER 1000:1000
 
 FROM runtime AS gateway
+# The drift watch's fixed reference batch (npm run drift; the CronJob runs it from this image).
+COPY examples/ads/ ./examples/ads/
+COPY examples/drift/ ./examples/drift/
 ENV PORT=8080 HOST=0.0.0.0
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \

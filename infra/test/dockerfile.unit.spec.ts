@@ -26,6 +26,11 @@ describe("Dockerfile", () => {
     expect(last("migrate", "USER")).toMatch(/^[1-9]\d*(:\d+)?$/);
   });
 
+  test("the gateway image carries the drift watch's reference batch, which its CronJob ranks", () => {
+    const copies = effectiveInstructions(dockerfile, "gateway").filter((i) => i.keyword === "COPY").map((i) => i.args);
+    for (const folder of ["examples/ads/", "examples/drift/"]) expect(copies).toContain(`${folder} ./${folder}`);
+  });
+
   test("every service in the repository has a target", () => {
     const targets = dockerfile.stages.map((s) => s.name);
     expect(targets).toEqual(expect.arrayContaining(servicesInRepository()));

@@ -1,11 +1,11 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
 import type { IDeployment } from "kubernetes-models/apps/v1";
-import { Job, type IJob } from "kubernetes-models/batch/v1";
+import { Job, type ICronJob, type IJob } from "kubernetes-models/batch/v1";
 import type { IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
-import type { IConfigMap, IContainer, IPodSpec } from "kubernetes-models/v1";
+import type { IConfigMap, IContainer, IPodSpec, IService } from "kubernetes-models/v1";
 import type { IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
 import { topology } from "@adrank/messaging";
 import { ModelsEnv } from "@adrank/models";
@@ -23,12 +23,14 @@ beforeAll(() => {
 
 const deployments = (overlay: Overlay) => byKind<IDeployment>(rendered[overlay], "Deployment");
 const jobs = (overlay: Overlay) => byKind<IJob>(rendered[overlay], "Job");
+const cronJobs = (overlay: Overlay) => byKind<ICronJob>(rendered[overlay], "CronJob");
 const podLabels = (d: IDeployment) => d.spec!.template.metadata!.labels ?? {};
 
-/** Every workload's pod (Deployments and the migrate Job), named by its kind and name. */
+/** Every workload's pod (Deployments, the migrate Job and the CronJobs' Jobs), named by its kind and name. */
 const workloads = (overlay: Overlay): Array<{ name: string; pod: IPodSpec }> => [
   ...deployments(overlay).map((d) => ({ name: `Deployment/${d.metadata!.name}`, pod: d.spec!.template.spec! })),
   ...jobs(overlay).map((j) => ({ name: `Job/${j.metadata!.name}`, pod: j.spec!.template.spec! })),
+  ...cronJobs(overlay).map((c) => ({ name: `CronJob/${c.metadata!.name}`, pod: c.spec!.jobTemplate.spec!.template.spec! })),
 ];
 const allContainers = (pod: IPodSpec) => [...(pod.initContainers ?? []), ...pod.containers];
 
@@ -189,6 +191,8 @@ describe.each(overlays)("overlay %s", (overlay) => {
     expect(readers.sort()).toEqual(
       [
         "Job/migrate/migrate DATABASE_URL=DATABASE_URL",
+        // The drift watch stores its runs with the gateway's role (drift_runs: read and append).
+        "CronJob/drift/drift DATABASE_URL=GATEWAY_DATABASE_URL",
         ...["dashboard", "gateway", "ledger"].flatMap((s) => [`Deployment/${s}/${s}`, `Deployment/${s}/wait-for-schema`].map((c) => `${c} DATABASE_URL=${s.toUpperCase()}_DATABASE_URL`)),
       ].sort(),
     );
@@ -321,8 +325,8 @@ describe.each(overlays)("overlay %s", (overlay) => {
 describe("configuration and secrets", () => {
   // Production keeps credentials out of the repository; dev generates the provider keys (empty: sim models).
   const external: Record<Overlay, string[]> = {
-    dev: ["adrank-database", "adrank-dashboard", "adrank-nats", "adrank-nats-ca"],
-    prod: ["adrank-database", "adrank-provider-keys", "adrank-dashboard", "adrank-nats", "adrank-nats-ca"],
+    dev: ["adrank-database", "adrank-dashboard", "adrank-nats", "adrank-nats-ca", "adrank-drift"],
+    prod: ["adrank-database", "adrank-provider-keys", "adrank-dashboard", "adrank-nats", "adrank-nats-ca", "adrank-drift"],
   };
 
   test.each(overlays)("%s: every ConfigMap and Secret a pod reads is rendered, or is one of the documented external Secrets", (overlay) => {
@@ -429,6 +433,70 @@ describe("gateway settings", () => {
   // keys from anyone would refuse everyone's requests with 429 for a minute.
   test.each(overlays)("%s: the gateway counts failed authentications per client, trusting one proxy hop", (overlay) => {
     expect(gatewayEnv(overlay).GATEWAY_TRUST_PROXY).toBe("1");
+  });
+});
+
+describe.each(overlays)("drift watch CronJob (%s)", (overlay) => {
+  const drift = () => named<ICronJob>(rendered[overlay], "CronJob", "drift");
+  const podTemplate = () => drift().spec!.jobTemplate.spec!.template;
+  const container = () => {
+    const [only, ...others] = podTemplate().spec!.containers;
+    expect(others).toEqual([]);
+    return only!;
+  };
+  const env = (name: string) => container().env?.find((e) => e.name === name);
+  const gateway = () => named<IDeployment>(rendered[overlay], "Deployment", "gateway");
+
+  test("is the one CronJob: daily at 06:00 UTC, one run at a time, and a failed run stays failed (no retry)", () => {
+    expect(cronJobs(overlay).map((c) => c.metadata!.name)).toEqual(["drift"]);
+    const spec = drift().spec!;
+    expect(spec.schedule).toBe("0 6 * * *");
+    expect(spec.timeZone).toBe("Etc/UTC");
+    expect(spec.concurrencyPolicy).toBe("Forbid");
+    expect(spec.jobTemplate.spec!.backoffLimit).toBe(0);
+    expect(podTemplate().spec!.restartPolicy).toBe("Never");
+    expect(spec.failedJobsHistoryLimit).toBeGreaterThan(0);
+    expect(spec.jobTemplate.spec!.activeDeadlineSeconds).toBeGreaterThan(0);
+    expect(podTemplate().spec!.automountServiceAccountToken).toBe(false);
+    expect(container().securityContext).toMatchObject({ readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+  });
+
+  test("runs the drift tool from the gateway's image", () => {
+    expect(container().image).toBe(gateway().spec!.template.spec!.containers[0]!.image);
+    const argv = command(container());
+    expect(argv).toEqual(["node", "services/gateway/src/admin/drift/main.ts"]);
+    expect(existsSync(fromRoot(argv[1]!))).toBe(true);
+  });
+
+  test("calls the gateway through its Service, with its key from Secret adrank-drift", () => {
+    const url = new URL(env("ADRANK_URL")!.value!);
+    const service = named<IService>(rendered[overlay], "Service", url.hostname);
+    expect(selects(service.spec!.selector as LabelSelector, podLabels(gateway()))).toBe(true);
+    expect(service.spec!.ports!.map((p) => p.port)).toContain(Number(url.port));
+    expect(env("DRIFT_API_KEY")?.valueFrom?.secretKeyRef).toEqual({ name: "adrank-drift", key: "DRIFT_API_KEY" });
+    // Plain http inside the cluster: the SDK sends the key only when told so.
+    expect(url.protocol).toBe("http:");
+    expect(env("DRIFT_ALLOW_INSECURE_HTTP")?.value).toBe("true");
+  });
+
+  test("the network policies let it reach the gateway on 8080, and Postgres", () => {
+    const labels = podTemplate().metadata!.labels ?? {};
+    expect(labels["app.kubernetes.io/part-of"]).toBe("adrank");
+    const policies = byKind<INetworkPolicy>(rendered[overlay], "NetworkPolicy");
+    // Egress is open outside the gateway: no policy may restrict this pod's without also
+    // allowing the gateway (8080) and Postgres (5432), so none is expected to select it.
+    const egress = policies.filter((p) => (p.spec!.policyTypes ?? []).includes("Egress") && selects(p.spec!.podSelector as LabelSelector, labels));
+    expect(egress).toEqual([]);
+    // The gateway's ingress admits it on 8080: a rule open to every peer, or one naming it.
+    const gatewayRules = policies
+      .filter((p) => (p.spec!.policyTypes ?? ["Ingress"]).includes("Ingress") && selects(p.spec!.podSelector as LabelSelector, podLabels(gateway())))
+      .flatMap((p) => p.spec!.ingress ?? []);
+    const admits = gatewayRules.some(
+      (rule) =>
+        (rule.ports ?? []).some((port) => port.port === 8080) &&
+        (!rule.from || rule.from.length === 0 || rule.from.some((peer) => !peer.namespaceSelector && !peer.ipBlock && selects((peer.podSelector ?? {}) as LabelSelector, labels))),
+    );
+    expect(admits).toBe(true);
   });
 });
 

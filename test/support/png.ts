@@ -1,36 +1,12 @@
-import { crc32, deflateSync } from "node:zlib";
+import { encodeRgbPng } from "@adrank/images";
 
 /**
- * Tiny RGB PNG encoder for test creatives, so the system tests send real decodable images
- * without an image library. Pixels come from a function of (x, y).
+ * RGB PNG for test creatives, so the system tests send real decodable images without an
+ * image library. Pixels come from a function of (x, y); zlib's default level keeps the bytes
+ * (and so the image hashes) the tests have always sent.
  */
 export function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0; // filter: none
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = pixel(x, y);
-      raw[row + 1 + x * 3] = r;
-      raw[row + 2 + x * 3] = g;
-      raw[row + 3 + x * 3] = b;
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type: RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length, 0);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body), 0);
-  return Buffer.concat([length, body, crc]);
+  return encodeRgbPng(width, height, pixel, { level: -1 });
 }
 
 export const pngDataUri = (png: Buffer): string => `data:image/png;base64,${png.toString("base64")}`;

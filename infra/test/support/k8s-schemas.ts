@@ -1,5 +1,6 @@
 import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
 import { Deployment } from "kubernetes-models/apps/v1";
+import { CronJob } from "kubernetes-models/batch/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { Ingress, NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
@@ -17,6 +18,7 @@ const models: Record<string, ModelClass> = {
   "v1/Secret": Secret,
   "v1/Service": Service,
   "apps/v1/Deployment": Deployment,
+  "batch/v1/CronJob": CronJob,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,

@@ -35,6 +35,7 @@ export const SERVICE_GRANTS = {
     webhook_account_turns: ["SELECT", "INSERT", "UPDATE"], // fair claiming: when each account was last served
     outcomes: ["SELECT", "INSERT", "UPDATE"],
     settlement_outbox: ["SELECT", "INSERT", "UPDATE"], // settles the ledger has not confirmed: recorded, relayed, reported
+    drift_runs: ["SELECT", "INSERT"], // the drift watch (admin/drift), which runs with the gateway's role: append a run, read the last
   },
   // The ledger's Postgres mirror, and its operator commands (mirror-cli, reconcile, model-usage)
   // that run with the ledger's environment: rebuild and reseed delete and renumber mirrored rows.

@@ -9,3 +9,4 @@ export type { ImageFormat } from "./image-format.ts";
 export type { HostResolver, ResolvedAddress } from "./resolve-host.ts";
 export { lookupHostAddresses } from "./resolve-host.ts";
 export { pinnedLookup } from "./pinned-lookup.ts";
+export { encodeRgbPng, type Rgb } from "./encode-png.ts";

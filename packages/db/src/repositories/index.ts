@@ -1,7 +1,7 @@
 // Data access of accounts, API keys, saved audiences, the console's users, sessions, limits,
-// playground keys and observed outcomes, and the ledger mirror's usage, shared by the gateway,
-// its admin command and the dashboard so each rule (ownership, hashing only, one ledger
-// stream) is written once.
+// playground keys and observed outcomes, the drift watch's runs, and the ledger mirror's
+// usage, shared by the gateway, its admin commands and the dashboard so each rule
+// (ownership, hashing only, one ledger stream) is written once.
 import type { Kysely } from "kysely";
 import type { Database } from "../tables/index.ts";
 
@@ -14,6 +14,7 @@ export { audiencesRepository, type AudiencesRepository, type NewAudience, type S
 export { consoleLimitsRepository, type ConsoleLimitsRepository, type CounterWindow } from "./console-limits.ts";
 export { dashboardSessionsRepository, type DashboardSessionsRepository, type SessionUser } from "./dashboard-sessions.ts";
 export { dashboardUsersRepository, type DashboardCredentials, type DashboardUsersRepository } from "./dashboard-users.ts";
+export { driftRunsRepository, type DriftAssetScore, type DriftRunRecord, type DriftRunsRepository, type NewDriftRun } from "./drift-runs.ts";
 export { healthRepository, type HealthRepository } from "./health.ts";
 export { newId } from "./ids.ts";
 export { outcomesRepository, OutcomeQuotaExceeded, type OutcomeQuota, type OutcomesRead, type OutcomesRepository, type OutcomeRecord, type NewOutcome, type OutcomeChange, type RecordedOutcomeRecord, type StoredRequestResult } from "./outcomes.ts";
