@@ -57,7 +57,7 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
   it("shows our name, the introduction and every operation under its tag", async () => {
     await page.goto(`${stack.baseUrl}/docs`);
     await page.getByRole("heading", { name: openApi.info.title }).waitFor();
-    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "Measuring fidelity", "Versioning"]) {
+    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "How sure is it", "Measuring fidelity", "Versioning"]) {
       await expect.poll(() => page.getByRole("heading", { name: heading, exact: true }).count(), { message: heading }).toBeGreaterThan(0);
     }
     expect(await page.getByText("It is not a conversion probability", { exact: false }).count()).toBeGreaterThan(0);

@@ -19,4 +19,6 @@ export const STUDIO_SHOE_PNG =
 export const HOSTED_IMAGES = {
   beachBanner: "https://cdn.northpeak.example/creatives/2025-summer/beach-banner-1080.jpg",
   mountainBanner: "https://cdn.northpeak.example/creatives/2025-summer/mountain-banner-1080.jpg",
+  cityBanner: "https://cdn.northpeak.example/creatives/2025-summer/city-banner-1080.jpg",
+  lakeBanner: "https://cdn.northpeak.example/creatives/2025-summer/lake-banner-1080.jpg",
 };

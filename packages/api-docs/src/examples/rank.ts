@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { RankRequest, RankResponse } from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
+import { clickThroughRateReceipt, SIMULATED_WARNING, scrollStoppingReceipt, simScrollStoppingReceipt } from "./method-receipts.ts";
 import type { Examples } from "./named-example.ts";
 import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
 
@@ -52,11 +53,18 @@ export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
 };
 
 const models = { generators: ["openai:gpt-5-mini", "gemini:gemini-2.5-flash"], embedder: "openai:text-embedding-3-small", voters: [], simulated: false };
+const simModels = { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true };
+const SIM_PRODUCT_READ = "The simulated model measures image statistics only and cannot identify the product shown.";
+
+// p_above_next and summary.uncertainty follow from the repetition scores shown (the contract's
+// P_ABOVE_NEXT_DESCRIPTION; the docs test recomputes them): the pooled repetition noise s over
+// the batch, then T_df((mean − next mean) / (s·√(2/3))), rounded to 4 decimals.
 
 export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
   ranked: {
     summary: "Both creatives ranked",
-    description: "The answer to the first request example. The scores are 0.72 apart, more than the 0.30 of a close pair, so no panel ran.",
+    description:
+      "The answer to the first request example. The scores are 0.72 apart, more than the 0.30 of a close pair, so no panel ran. Against repetitions that move by about 0.1 (summary.uncertainty), a lead of 0.72 is near certain: p_above_next 0.9996. No warning applies; summary.method is the receipt of the models and the six reference sets that produced it.",
     value: {
       request_id: "5d0f6c2e-8a4b-4f1e-b3c7-92e1a6d40b58",
       ranked: [
@@ -75,15 +83,17 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
           product_read: "Trail running shoes from Northpeak Outfitters, sold with free 60-day returns.",
           confidence: "medium",
           panel_outcome: null,
-          confidence_details: { entropy: 0.71, top_margin: 0.07, sample_std_dev: 0.05, repetition_count: 3, generator_sample_count: 6 },
+          confidence_details: { entropy: 0.71, top_margin: 0.07, sample_std_dev: 0.11, repetition_count: 3, generator_sample_count: 6 },
           details: {
             probabilities: [0.03, 0.08, 0.2, 0.38, 0.31],
             similarities: [0.612, 0.648, 0.701, 0.774, 0.752],
             repetitionCount: 3,
             generatorSampleCount: 6,
-            repetitionScores: [3.79, 3.9, 3.83],
-            repetitionScoreRange: 0.11,
+            repetitionScores: [3.71, 3.98, 3.83],
+            repetitionScoreRange: 0.27,
           },
+          p_above_next: 0.9996,
+          too_close_to_call: false,
         },
         {
           rank: 2,
@@ -109,6 +119,8 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
             repetitionScores: [3.1, 3.16, 3.1],
             repetitionScoreRange: 0.06,
           },
+          p_above_next: null,
+          too_close_to_call: false,
         },
       ],
       errors: [],
@@ -127,6 +139,9 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
         credits_remaining: 497,
         credits_status: "confirmed",
         models,
+        uncertainty: { repetition_noise_sd: 0.0987, degrees_of_freedom: 4, adjacent_pairs: 1, too_close_to_call: 0 },
+        warnings: [],
+        method: clickThroughRateReceipt,
       },
     },
   },
@@ -160,6 +175,8 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
             repetitionScores: [3.49, 3.63, 3.56],
             repetitionScoreRange: 0.14,
           },
+          p_above_next: null,
+          too_close_to_call: false,
         },
       ],
       errors: [{ asset_url: HOSTED_IMAGES.beachBanner, asset_id: "beach-banner", error: "The image URL answered HTTP 404 (Not Found) instead of the image." }],
@@ -178,6 +195,121 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
         credits_remaining: 496,
         credits_status: "confirmed",
         models,
+        // One asset: no neighbour to be sure about, but its own repetitions still measure the noise.
+        uncertainty: { repetition_noise_sd: 0.07, degrees_of_freedom: 2, adjacent_pairs: 0, too_close_to_call: 0 },
+        warnings: [],
+        method: scrollStoppingReceipt,
+      },
+    },
+  },
+  simulatedTooClose: {
+    summary: "Three banners scored by the sim model: the top two too close to call",
+    description:
+      "Three hosted banners ranked with refine_close_pairs false, answered by the offline sim model, so summary.warnings says `simulated`. The first two are 0.01 apart with repetitions that move by about 0.05: p_above_next 0.5892, too close to call, and summary.uncertainty counts that pair. With refinement on, the pair would have gone to a panel, and p_above_next would count its votes too. The third is 0.16 behind the second: p_above_next 0.9954. summary.method shows the sim embedder's six reference sets, each with a mean anchor similarity near 0.19, far below the 0.65 limit.",
+    value: {
+      request_id: "e2b7d91a-4c08-4f6e-9a35-1d6f0c8b27e4",
+      ranked: [
+        {
+          rank: 1,
+          asset_url: HOSTED_IMAGES.mountainBanner,
+          asset_id: "mountain-banner",
+          score: 3.62,
+          score_before_refine: 3.62,
+          score_layer: "image-only",
+          asset_type: "Website Banner",
+          copy_context_included: false,
+          image_only_score: 3.62,
+          copy_lift: 0,
+          rationale: "The contrast is strong and its shape suits website banner slots, which both help with stopping the scroll.",
+          product_read: SIM_PRODUCT_READ,
+          confidence: "high",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.56, top_margin: 0.18, sample_std_dev: 0.05, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0, 0.02, 0.38, 0.56, 0.04],
+            similarities: [0.006, 0.031, 0.702, 0.868, 0.141],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.68, 3.55, 3.63],
+            repetitionScoreRange: 0.13,
+          },
+          p_above_next: 0.5892,
+          too_close_to_call: true,
+        },
+        {
+          rank: 2,
+          asset_url: HOSTED_IMAGES.cityBanner,
+          asset_id: "city-banner",
+          score: 3.61,
+          score_before_refine: 3.61,
+          score_layer: "image-only",
+          asset_type: "Website Banner",
+          copy_context_included: false,
+          image_only_score: 3.61,
+          copy_lift: 0,
+          rationale: "The colours are vivid and its shape suits website banner slots, which both help with stopping the scroll.",
+          product_read: SIM_PRODUCT_READ,
+          confidence: "high",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.58, top_margin: 0.19, sample_std_dev: 0.05, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0, 0.03, 0.37, 0.56, 0.04],
+            similarities: [0.006, 0.04, 0.69, 0.86, 0.13],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.56, 3.67, 3.6],
+            repetitionScoreRange: 0.11,
+          },
+          p_above_next: 0.9954,
+          too_close_to_call: false,
+        },
+        {
+          rank: 3,
+          asset_url: HOSTED_IMAGES.lakeBanner,
+          asset_id: "lake-banner",
+          score: 3.45,
+          score_before_refine: 3.45,
+          score_layer: "image-only",
+          asset_type: "Website Banner",
+          copy_context_included: false,
+          image_only_score: 3.45,
+          copy_lift: 0,
+          rationale: "The colours are muted, which holds it back for stopping the scroll.",
+          product_read: SIM_PRODUCT_READ,
+          confidence: "medium",
+          panel_outcome: null,
+          confidence_details: { entropy: 0.67, top_margin: 0.04, sample_std_dev: 0.02, repetition_count: 3, generator_sample_count: 6 },
+          details: {
+            probabilities: [0.01, 0.07, 0.42, 0.46, 0.04],
+            similarities: [0.012, 0.118, 0.781, 0.803, 0.133],
+            repetitionCount: 3,
+            generatorSampleCount: 6,
+            repetitionScores: [3.47, 3.42, 3.46],
+            repetitionScoreRange: 0.05,
+          },
+          p_above_next: null,
+          too_close_to_call: false,
+        },
+      ],
+      errors: [],
+      summary: {
+        goal: "scroll-stopping",
+        asset_type: "Website Banner",
+        platform: null,
+        audience: TRAIL_RUNNERS.name,
+        assets_ranked: 3,
+        assets_failed: 0,
+        scoring_evaluations: 3,
+        repetitions_per_evaluation: 3,
+        generator_samples_per_evaluation: 6,
+        close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },
+        credits_used: 3,
+        credits_remaining: 493,
+        credits_status: "confirmed",
+        models: simModels,
+        uncertainty: { repetition_noise_sd: 0.052, degrees_of_freedom: 6, adjacent_pairs: 2, too_close_to_call: 1 },
+        warnings: [SIMULATED_WARNING],
+        method: simScrollStoppingReceipt,
       },
     },
   },

@@ -2,6 +2,7 @@ import { ASYNC_REQUESTS } from "./async-requests.ts";
 import { AUTHENTICATION } from "./authentication.ts";
 import { CREDITS } from "./credits.ts";
 import { ERRORS } from "./errors.ts";
+import { HOW_SURE } from "./how-sure.ts";
 import { IDEMPOTENCY } from "./idempotency.ts";
 import { LIMITS_SECTION } from "./limits.ts";
 import { MEASURING_FIDELITY } from "./measuring-fidelity.ts";
@@ -11,4 +12,4 @@ import { VERSIONING } from "./versioning.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 
 /** info.description: the guide a developer reads before the operations, in Markdown. */
-export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, MEASURING_FIDELITY, VERSIONING].join("\n\n");
+export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, HOW_SURE, MEASURING_FIDELITY, VERSIONING].join("\n\n");
