@@ -239,6 +239,10 @@ describe.skipIf(!HAS_CHROMIUM)("account console in a real browser", () => {
     expect(await panel.getByTestId("models-note").textContent()).toMatch(/Models: voters sim:[\w-]+/);
     // Each vote names the model that cast it (a panel's seats may hold different models).
     expect(await panel.getByTestId("vote-model").allTextContents()).toEqual(Array.from({ length: 5 }, () => expect.stringMatching(/^ sim:[\w-]+$/)));
+    // How sure the panel is, and the answer's warnings as sentences (issue 34).
+    expect(await panel.getByTestId("win-probability").textContent()).toMatch(/\d+ %/);
+    // The simulated warning is the SIMULATED note's to say, once; other warnings show as sentences.
+    for (const text of await panel.getByTestId("answer-warning").allTextContents()) expect(text).not.toMatch(/offline sim model/);
     await shot("13-playground-panel");
   }, 90_000);
 

@@ -189,6 +189,10 @@ describe("a 3-node JetStream cluster loses nodes during traffic", () => {
     };
     const traffic = Promise.all(accounts.map(worker));
     await pause(BEFORE_FAULT_MS);
+    // On a loaded machine (CI runs this beside the browser tests) the first answers can take longer
+    // than BEFORE_FAULT_MS: the fault must hit a system that was already answering, so wait for one.
+    const answeringBy = Date.now() + RANK_TIMEOUT_MS;
+    while (!outcomes.some((o) => o.res?.status === 200) && Date.now() < answeringBy) await pause(100);
     // What the stream held for these accounts just before the fault: none of it may be lost.
     const before = (await jsm.streams.info(stack.topo.streams.ledger.name, { subjects_filter: stack.topo.ledgerAccountWildcard })).state.subjects ?? {};
     const okBefore = outcomes.filter((o) => o.res?.status === 200).length;

@@ -64,7 +64,7 @@ article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}
 .next{margin:.4rem 0}.too-close{display:inline-block;background:#fde8e6;color:#9b1f17;border:1px solid #e3a59f;border-radius:6px;padding:0 .45rem;font-size:.8rem;font-weight:600;cursor:help}
 ${HTML_WARNINGS_STYLE}
 ${HTML_RECEIPT_STYLE}</style></head>
-<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}${htmlWarnings(s.warnings)}
+<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}${htmlWarnings(s.warnings, s.models)}
 <main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}${htmlReceipt(s.method)}</body></html>
 `;
 }

@@ -10,7 +10,13 @@ export const oneLine = (text: string): string => printable(text.replace(/\s+/g, 
  * None for an answer without warnings, or from a server older than them.
  */
 export function warningLines(warnings: readonly AnswerWarning[] | undefined, models?: { simulated: boolean }): string[] {
-  // The models note already says SIMULATED in its own words: one line saying it is enough.
-  const shown = (warnings ?? []).filter((w) => !(w.code === "simulated" && models?.simulated));
-  return shown.map((w) => `warning [${oneLine(w.code)}]: ${oneLine(w.message)}`);
+  return warningsToShow(warnings, models).map((w) => `warning [${oneLine(w.code)}]: ${oneLine(w.message)}`);
+}
+
+/**
+ * The warnings worth showing beside a models note: that note already says SIMULATED in its own
+ * words when the sim answered, so the `simulated` warning would say it twice.
+ */
+export function warningsToShow(warnings: readonly AnswerWarning[] | undefined, models?: { simulated: boolean }): AnswerWarning[] {
+  return (warnings ?? []).filter((w) => !(w.code === "simulated" && models?.simulated));
 }

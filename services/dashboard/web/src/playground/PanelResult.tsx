@@ -25,7 +25,7 @@ export function PanelResult({ pair: p, answer }: { pair: PairResult; answer: Pai
       )}
       {sure && <p className="win-probability" data-testid="win-probability">{sure}</p>}
       <ModelsNote models={answer.summary?.models} answers="votes" />
-      <AnswerWarnings warnings={answer.summary?.warnings} />
+      <AnswerWarnings warnings={answer.summary?.warnings} simulatedShown={answer.summary?.models?.simulated === true} />
       {answer.summary?.credits_used !== undefined && <p className="muted">{creditsLine(answer.summary.credits_used, answer.summary.credits_remaining)}</p>}
       <VoteList votes={p.votes} aId={p.aId} bId={p.bId} />
       <MethodReceipt method={answer.summary?.method} />

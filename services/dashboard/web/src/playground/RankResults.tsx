@@ -20,7 +20,7 @@ export function RankResults({ answer, images, withCopy }: { answer: RankAnswer; 
     <section className="results" aria-label="Ranking">
       <ModelsNote models={answer.summary.models} answers="scores" />
       <p className="muted">{creditsLine(answer.summary.credits_used, answer.summary.credits_remaining)} Scores compare these images with each other; they are not forecasts.</p>
-      <AnswerWarnings warnings={answer.summary.warnings} />
+      <AnswerWarnings warnings={answer.summary.warnings} simulatedShown={answer.summary.models?.simulated === true} />
       {tooClose && <p className="muted" data-testid="too-close-summary">{tooClose}</p>}
       {withCopy && <p className="help" id={copyLiftHelpId} data-testid="copy-lift-help">{COPY_LIFT_HELP}</p>}
       <div className="cards">

@@ -87,6 +87,15 @@ describe("the playground's panel, how sure it is", () => {
     expect(html).toContain("<dt>Voters</dt>");
   });
 
+  it("says simulated once: the SIMULATED note stands for the simulated warning, other warnings still show", () => {
+    const simulated = { code: "simulated", message: "The offline sim model produced this answer." };
+    const html = render(ranking({ warnings: [simulated, { code: "uniformly_positive", message: "Every one of the 3 assets scored 3.5 or more." }], models: { generators: ["sim:sim-gen-a"], embedder: "sim:sim-embed", voters: [], simulated: true } }));
+    expect(html).not.toContain("The offline sim model produced this answer.");
+    expect(html).toContain("Every one of the 3 assets scored 3.5 or more.");
+    // Without the models note (an older server), the warning is where it is said.
+    expect(render(ranking({ warnings: [simulated] }))).toContain("The offline sim model produced this answer.");
+  });
+
   it("claims nothing when no vote counted, and shows an older server's panel as before", () => {
     expect(renderPanel(answer({ win_probability: null }))).not.toContain('data-testid="win-probability"');
     const older = renderPanel(answer({ win_probability: undefined }, { credits_used: 1, credits_remaining: 9 }));

@@ -16,8 +16,11 @@ export function chanceText(p: number): string {
   return `${whole} %`;
 }
 
-/** "36–96 %": a 95 % interval of a share, ends rounded to whole percent. */
-export const rangeText = (low: number, high: number): string => `${Math.round(low * 100)}–${Math.round(high * 100)} %`;
+/** An interval's end as a whole percentage that, like chanceText, never reads as a certainty it is not. */
+const boundText = (p: number): number => Math.min(p < 1 ? 99 : 100, Math.max(p > 0 ? 1 : 0, Math.round(p * 100)));
+
+/** "36–96 %": a 95 % interval of a share, ends in whole percent (0.9958 is 99, not 100). */
+export const rangeText = (low: number, high: number): string => `${boundText(low)}–${boundText(high)} %`;
 
 /** "88 % chance it truly outranks #2", or null for the last image and from a server older than the figure. */
 export function aboveNextText(p: number | null | undefined, rank: number): string | null {

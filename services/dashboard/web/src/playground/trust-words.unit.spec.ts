@@ -14,6 +14,9 @@ describe("trust words", () => {
     expect(chanceText(1)).toBe("100 %");
     expect(chanceText(0)).toBe("0 %");
     expect(rangeText(0.3588, 0.9567)).toBe("36–96 %");
+    // 5 of 5 votes: the interval's top is 0.9958, not a certainty.
+    expect(rangeText(0.5407, 0.9958)).toBe("54–99 %");
+    expect(rangeText(0.004, 1)).toBe("1–100 %");
   });
 
   it("says how likely an image outranks the next, and nothing for the last or from an older server", () => {
