@@ -1,8 +1,9 @@
-import { crc32, deflateSync, inflateSync } from "node:zlib";
+import { inflateSync } from "node:zlib";
+import { encodeRgbPng } from "@adrank/images";
 
-// A dependency-free 8-bit RGB PNG writer and reader, enough for the synthetic eval fixture:
-// the generator writes its images without an image library, and the fixture's test reads
-// them back to compare pixels (not compressed bytes, which a newer zlib may pack differently).
+// The synthetic eval fixture's images: written with the project's PNG writer (8-bit RGB,
+// filter "none", deflate level 9, so the committed files are small), and read back by the
+// fixture's test to compare pixels (not compressed bytes, which a newer zlib may pack differently).
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -13,26 +14,11 @@ export interface RgbImage {
   rgb: Uint8Array;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length, 0);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body), 0);
-  return Buffer.concat([length, body, crc]);
-}
-
-/** Encodes with filter "none" on every row and the strongest deflate level (the files are committed). */
 export function encodePng({ width, height, rgb }: RgbImage): Buffer {
-  const stride = width * 3;
-  const raw = Buffer.alloc((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // colour type: RGB
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+  return encodeRgbPng(width, height, (x, y) => {
+    const at = (y * width + x) * 3;
+    return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+  });
 }
 
 /** Decodes a PNG this module wrote (8-bit RGB, no interlace, filter "none"); refuses anything else. */
