@@ -5,6 +5,8 @@ export { isAcceptedImageUrl } from "./common/image-url.ts";
 export { AssetInput, RankRequest, type RankRequestInput } from "./rank/rank-request.ts";
 export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement, ClosePairResult } from "./rank/rank-response.ts";
 export { REPETITIONS_PER_EVALUATION, GENERATORS_PER_REPETITION, GENERATOR_SAMPLES_PER_EVALUATION, PANEL_SIZE, ScoreLayer, UsageKind } from "./method.ts";
+export { RankAudiencesRequest, AudienceItem, SavedAudienceChoice, audienceNameKey, AUDIENCE_NAMES_UNIQUE, type RankAudiencesRequestInput } from "./rank-audiences/rank-audiences-request.ts";
+export { RankAudiencesResponse, RankAudiencesSummary, AudienceRanking, AssetComparison, AudienceScore, Reversal, AudienceSensitivity, BEYOND_NOISE_PROBABILITY } from "./rank-audiences/rank-audiences-response.ts";
 export { PairwiseRequest, PairwisePair, PairwiseAsset } from "./pairwise/pairwise-request.ts";
 export { PairwiseResponse, PairwiseSummary } from "./pairwise/pairwise-response.ts";
 export { PairwiseResult, PairwiseVote, PairStatus } from "./common/panel-result.ts";

@@ -66,6 +66,9 @@ export const LIMITS = {
   assetsMax: 20,
   pairsMin: 1,
   pairsMax: 10,
+  /** rankAcrossAudiences: at least two audiences to compare, at most five (20 assets × 5 audiences × 2 evaluations is already 200). */
+  audiencesMin: 2,
+  audiencesMax: 5,
   /** A 10 MiB image is about 14 MB as base64; the decoded size is checked at intake. */
   urlMaxChars: 15_000_000,
   /** An https URL longer than this is no image address a CDN hands out (browsers stop near 2 KB). */

@@ -28,8 +28,9 @@ export function badRequest(error: string): HttpError {
  * body that was parsed; it tells a missing value from a wrong one.
  */
 export function validationError(error: z.ZodError, input: unknown): HttpError {
-  const issue = error.issues[0];
-  if (!issue) return { status: 422, body: { error: "The request body is invalid." } };
+  const first = error.issues[0];
+  if (!first) return { status: 422, body: { error: "The request body is invalid." } };
+  const issue = closestUnionBranch(first, input);
   if (issue.code === "unrecognized_keys") {
     const field = formatFieldPath(shortPath([...issue.path, issue.keys[0]!]));
     return { status: 422, body: { error: `${field} is not an allowed property.`, field } };
@@ -46,6 +47,28 @@ export function validationError(error: z.ZodError, input: unknown): HttpError {
     return { status: 422, body: { error: "The request body must be a JSON object." } };
   }
   return { status: 422, body: { error: sentence(field, issue, valueAt(input, issue.path)), field } };
+}
+
+/**
+ * A value that matches no form of a union (an audience that is neither `{audience_id}` nor an
+ * inline audience) is reported by the form it comes closest to: the one with the fewest
+ * structural misses (unknown properties, missing required ones), so a bad demographics value
+ * is named as such instead of "is invalid". When two forms are equally close the union
+ * itself is named.
+ */
+function closestUnionBranch(issue: z.core.$ZodIssue, input: unknown): z.core.$ZodIssue {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
+  const value = valueAt(input, issue.path);
+  const structural = (branch: readonly z.core.$ZodIssue[]) =>
+    branch.filter((i) => (i.code === "unrecognized_keys" && i.path.length === 0) || (i.code === "invalid_type" && i.path.length === 1 && valueAt(value, i.path) === undefined)).length;
+  // Not an object at all: every form says so first.
+  const wrongType = issue.errors[0]![0];
+  if (wrongType?.code === "invalid_type" && wrongType.path.length === 0) return { ...wrongType, path: issue.path };
+  const ranked = issue.errors.map((branch) => ({ branch, misses: structural(branch) })).sort((a, b) => a.misses - b.misses);
+  const best = ranked[0]!;
+  if (ranked.length > 1 && ranked[1]!.misses === best.misses) return best.misses > 0 ? { ...issue, message: "mixes the properties of its allowed forms; send exactly one of them" } : issue;
+  const inner = best.branch[0];
+  return inner ? closestUnionBranch({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, input) : issue;
 }
 
 /** Parses a JSON value with a contract schema: the value, or the error the client gets. */
@@ -82,8 +105,9 @@ function sentence(field: string, issue: z.core.$ZodIssue, value: unknown): strin
       return /^[A-Z]/.test(issue.message) ? issue.message : `${field} ${issue.message}.`;
     case "invalid_key":
       return `${field} has a key that is not allowed.`;
-    case "invalid_element":
     case "invalid_union":
+      return issue.message.startsWith("Invalid") ? `${field} is invalid.` : `${field} ${issue.message}.`;
+    case "invalid_element":
     case "not_multiple_of":
     case "unrecognized_keys":
       return `${field} is invalid.`;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const RequestOperation = z.enum(["rank", "pairwise"]);
+export const RequestOperation = z.enum(["rank", "pairwise", "rank_audiences"]).meta({ description: "rank: POST /api/v1/rank; pairwise: POST /api/v1/pairwise; rank_audiences: POST /api/v1/rank/audiences." });
 export type RequestOperation = z.output<typeof RequestOperation>;
 
 export const RequestState = z.enum(["running", "succeeded", "failed"]).meta({
@@ -31,7 +31,7 @@ export const RequestStatus = z
         total: z.int().min(1),
         unit: z.enum(["assets", "pairs"]),
       })
-      .meta({ description: "How much of the work has finished: assets of a rank, pairs of a pairwise request." }),
+      .meta({ description: "How much of the work has finished: assets of a rank, pairs of a pairwise request; for rank_audiences, each asset once per audience (total = assets × audiences)." }),
     result_url: z.string().meta({ description: "Where the result is fetched: /api/v1/requests/{request_id}." }),
     webhook: z
       .object({ url: z.string(), state: WebhookState, attempts: z.int().min(0) })

@@ -12,6 +12,7 @@ import * as fairWebhookClaims from "./2026_11_28_21_fair_webhook_claims.ts";
 import * as settlementOutbox from "./2026_11_29_10_settlement_outbox.ts";
 import * as driftRuns from "./2026_11_30_10_drift_runs.ts";
 import * as outcomeProbabilities from "./2026_11_30_20_outcome_probabilities.ts";
+import * as rankAudiencesRequests from "./2026_12_01_10_rank_audiences_requests.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026_11_29_10_settlement_outbox": settlementOutbox,
   "2026_11_30_10_drift_runs": driftRuns,
   "2026_11_30_20_outcome_probabilities": outcomeProbabilities,
+  "2026_12_01_10_rank_audiences_requests": rankAudiencesRequests,
 };

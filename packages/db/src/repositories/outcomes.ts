@@ -28,7 +28,7 @@ export type RecordedOutcomeRecord = OutcomeRecord & { change: OutcomeChange };
 /** A stored request as outcomes need it: what it was, whether it ended well, and its answer's text. */
 export interface StoredRequestResult {
   requestId: string;
-  operation: "rank" | "pairwise";
+  operation: "rank" | "pairwise" | "rank_audiences";
   state: "running" | "succeeded" | "failed";
   createdAt: Date;
   /** The response as JSON text, each long data URI replaced by a stored-image token (not restored); null while running. */

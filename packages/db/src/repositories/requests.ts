@@ -4,7 +4,7 @@ import type { Database } from "../tables/index.ts";
 import type { ApiRequestRow } from "../tables/requests.ts";
 import { cutOutImages, loadWithImages, saveImages, storeWithImages } from "./stored-images.ts";
 
-export type RequestOperation = "rank" | "pairwise";
+export type RequestOperation = "rank" | "pairwise" | "rank_audiences";
 
 export interface NewRequest {
   requestId: string;

@@ -10,7 +10,7 @@ export interface ApiRequestsTable {
   key_id: string;
   /** The ADRANK_NAMESPACE of the deployment that runs it; only that deployment takes it over. */
   namespace: Generated<string>;
-  operation: "rank" | "pairwise";
+  operation: "rank" | "pairwise" | "rank_audiences";
   mode: "sync" | "async";
   state: "running" | "succeeded" | "failed";
   /** sha256 of the body's canonical JSON and the operation: what an Idempotency-Key repeat must match. */
