@@ -51,3 +51,5 @@ export { ModelsEnv, DEFAULT_EMBEDDER, DEFAULT_GENERATORS, DEFAULT_GENERATOR_TEMP
 export { parseModelRef, PROVIDERS, type ModelRef, type Provider } from "./config/model-ref.ts";
 export { describeModelError } from "./describe-model-error.ts";
 export { formatModelRef } from "./config/model-ref.ts";
+export { PERSONA_RULES, personaEffects, personaPoints, type PersonaEffect, type PersonaRule, type PersonaRuleField, type PersonaRuleName } from "./sim/persona-rules.ts";
+export { copyCues, creativeCues, layoutBusyness, type CopyCues, type CreativeCues } from "./sim/persona-cues.ts";

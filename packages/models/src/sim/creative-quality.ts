@@ -4,7 +4,9 @@ import type { CopyFields } from "../types.ts";
 import { copySignals, type CopySignals } from "./copy-signals.ts";
 import { goalProfile } from "./goal-profile.ts";
 import type { ImageStats } from "./image-stats.ts";
+import { creativeCues } from "./persona-cues.ts";
 import { personaHarshness } from "./persona-harshness.ts";
+import { personaEffects, personaPoints, type PersonaEffect } from "./persona-rules.ts";
 import { aspectFit, type AspectFit } from "./platform-fit.ts";
 import type { Driver } from "./stance-wording.ts";
 
@@ -29,6 +31,8 @@ export interface Assessment {
   aspect: AspectFit | null;
   copy: CopySignals | null;
   harshness: number;
+  /** The persona rules this creative set off for this audience (persona-rules.ts); their points are P. */
+  personaEffects: PersonaEffect[];
   /** Third-person observations, most notable first: problems, then strengths. */
   observations: string[];
   /** The same observations in the same order, each with whether it helps (+1) or hurts (−1). */
@@ -105,12 +109,15 @@ function visualObservations(stats: ImageStats, s: VisualScores): Note[] {
 /**
  * The sim's judgement of one creative, deterministic in its inputs:
  *
- *   q = softBound(1 + 4·B + A − H)
+ *   q = softBound(1 + 4·B + A − H + P)
  *
  * with B the base quality in 0..1 — the visual quality V alone, (1 − s)·V + s·C with copy
  * (s the goal's copy share, C the copy score), or 0.1 + 0.8·C for copy without a usable
  * image — A = 0.8·(fit − 0.75) the aspect adjustment when the placement is known (0
- * otherwise; +0.2 for a perfect fit, −0.6 for the worst), and H the persona's harshness.
+ * otherwise; +0.2 for a perfect fit, −0.6 for the worst), H the persona's harshness (the
+ * same for every creative) and P the sum of the persona rules this creative sets off (a
+ * price offer for a price-sensitive audience, sweeping claims for a sceptical one, …), which
+ * is what lets two audiences order the same creatives differently.
  */
 export function assessCreative(image: ImageStats | null, copy: CopyFields | null, context: CreativeContext): Assessment {
   const goal = goalProfile(context.goal);
@@ -119,6 +126,7 @@ export function assessCreative(image: ImageStats | null, copy: CopyFields | null
   const copyRead = copy && Object.values(copy).some((v) => v.trim()) ? copySignals(copy) : null;
   const aspect = image ? aspectFit(image.width, image.height, context.platform, context.assetType) : null;
   const harshness = personaHarshness(context.demographics);
+  const effects = personaEffects(context.demographics, creativeCues(image, copy));
 
   let base: number;
   if (quality !== null && copyRead) base = (1 - goal.copyShare) * quality + goal.copyShare * copyRead.score;
@@ -126,7 +134,7 @@ export function assessCreative(image: ImageStats | null, copy: CopyFields | null
   else if (copyRead) base = 0.1 + 0.8 * copyRead.score;
   else base = 0;
   const aspectAdjustment = aspect ? 0.8 * (aspect.fit - 0.75) : 0;
-  const rawQ = 1 + 4 * base + aspectAdjustment - harshness;
+  const rawQ = 1 + 4 * base + aspectAdjustment - harshness + personaPoints(effects);
 
   const notes = image && visual ? visualObservations(image, visual) : [];
   if (aspect && aspect.fit < 0.5) notes.push({ text: `its ${shapeName(image)} shape suits ${aspect.placement} poorly`, weight: 1.5 - aspect.fit, tone: -1 });
@@ -135,9 +143,11 @@ export function assessCreative(image: ImageStats | null, copy: CopyFields | null
     copyRead.notes.forEach((text) => notes.push({ text, weight: 1.05, tone: -1 }));
     copyRead.strengths.forEach((text) => notes.push({ text, weight: 0.25, tone: 1 }));
   }
+  // The audience's reasons rank by how far they move the score: a full-strength one leads the rationale.
+  for (const e of effects) notes.push({ text: e.text, weight: 0.6 + 2 * Math.abs(e.points), tone: e.points > 0 ? 1 : -1 });
   notes.sort((a, b) => b.weight - a.weight);
   const drivers = notes.map(({ text, tone }) => ({ text, tone }));
-  return { q: softBound(rawQ), rawQ, visual, visualQuality: quality, aspect, copy: copyRead, harshness, observations: drivers.map((d) => d.text), drivers };
+  return { q: softBound(rawQ), rawQ, visual, visualQuality: quality, aspect, copy: copyRead, harshness, personaEffects: effects, observations: drivers.map((d) => d.text), drivers };
 }
 
 /**

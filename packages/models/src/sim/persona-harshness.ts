@@ -16,7 +16,8 @@ export function personaHarshness(demographics: Record<string, string>): number {
   let total = 0;
   for (const [field, shifts] of Object.entries(SHIFTS)) {
     const value = demographics[field];
-    if (value !== undefined) total += shifts[value] ?? 0;
+    // Own keys only: a value such as "constructor" must not read the table's prototype.
+    if (value !== undefined && Object.hasOwn(shifts, value)) total += shifts[value]!;
   }
   return Math.min(0.8, Math.max(-0.3, total));
 }
