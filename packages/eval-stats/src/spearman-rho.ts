@@ -16,6 +16,8 @@ export function spearmanRho(x: readonly number[], y: readonly number[]): number 
   // simple-statistics answers NaN (0 / 0) when a side has no rank variance.
   const rho = sampleRankCorrelation(x as number[], y as number[]);
   if (!Number.isFinite(rho)) return null;
-  // Perfectly monotone data can land a rounding step outside [-1, 1].
-  return Math.max(-1, Math.min(1, rho));
+  // Perfectly monotone data can land a rounding step off ±1 (0.9999999999999999 for two
+  // pairs): such a result is exact agreement, and a reader must see 1, not "almost".
+  if (Math.abs(Math.abs(rho) - 1) < 1e-12) return Math.sign(rho);
+  return rho;
 }

@@ -2,6 +2,20 @@ import { describe, expect, it } from "vitest";
 import { spearmanRho } from "../src/index.ts";
 
 describe("spearmanRho", () => {
+  it("says exactly 1 or -1 for a perfect order, never a rounding step off it", () => {
+    for (let n = 2; n <= 40; n++) {
+      const x = Array.from({ length: n }, (_, i) => i * 0.37 + 1);
+      expect(spearmanRho(x, x.map((v) => v * 3 - 2))).toBe(1);
+      expect(spearmanRho(x, x.map((v) => -v))).toBe(-1);
+    }
+    // The nearest value to 1 that is not 1, for 200 pairs (one adjacent swap), is kept as it is.
+    const x = Array.from({ length: 200 }, (_, i) => i);
+    const y = [...x];
+    [y[0], y[1]] = [y[1]!, y[0]!];
+    expect(spearmanRho(x, y)).toBeCloseTo(1 - 12 / (200 * (200 ** 2 - 1)), 15);
+    expect(spearmanRho(x, y)).toBeLessThan(1);
+  });
+
   it("without ties equals 1 - 6 sum(d^2) / (n (n^2 - 1))", () => {
     // Ranks of x: 1 2 3 4 5; of y: 2 1 4 3 5; d = -1 1 -1 1 0, sum d^2 = 4.
     // rho = 1 - 6 * 4 / (5 * 24) = 0.8

@@ -23,7 +23,7 @@ export interface AssembleInput {
  * billing figures from the settlement, not from our own count.
  */
 export function assembleRankResponse({ requestId, plan, refinement, errors, settlement }: AssembleInput): RankResponse {
-  const ordered = [...refinement.assets].sort((a, b) => b.score - a.score || a.index - b.index);
+  const ordered = inRankOrder(refinement.assets);
   const uncertainty = rankedUncertainty(ordered, refinement.report.results);
   const models = modelsUsedByRank(refinement.assets, refinement);
   return {
@@ -56,6 +56,11 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       method: methodReceiptOf({ evaluations: ordered.map((a) => a.evaluation.receipt), votes: refinement.voterReceipts }),
     },
   };
+}
+
+/** The ranking's order: final score, highest first, ties in input order. */
+export function inRankOrder<T extends Pick<ScoredAsset, "score" | "index">>(assets: readonly T[]): T[] {
+  return [...assets].sort((a, b) => b.score - a.score || a.index - b.index);
 }
 
 function rankedAsset(asset: ScoredAsset, rank: number, next: AboveNext): RankedAsset {

@@ -1,5 +1,6 @@
 export { planRank, personaOf, layersFor, maxEvaluationsOf, type RankPlan, type AssetPlan, type RankRequestInput, type ResolvedAudience } from "./plan.ts";
 export { effectivePlatform } from "./platform.ts";
+export { oversizedForWindow, type RequestSize } from "./window-fit.ts";
 export { givenDemographics } from "./demographics.ts";
 export type { AssetOutcome, EvaluationOutcome } from "./outcome.ts";
 export type { ScoredAsset, AssetError, Ablation } from "./scored-asset.ts";
@@ -16,3 +17,9 @@ export { createDispatchTally, type DispatchTally, type DispatchCounts } from "./
 export { rankedUncertainty, panelVotesOn, type AboveNext, type RankedUncertainty } from "./trust/adjacent-uncertainty.ts";
 export { anchorWarnings, separationWarnings, positivityWarnings, refinementSplitWarnings, pairwiseSplitWarnings, simulatedWarning, UNIFORMLY_POSITIVE_FLOOR } from "./trust/answer-warnings.ts";
 export { methodReceiptOf, mergeModelRuns, type ReceiptSources } from "./trust/method-receipt.ts";
+export { inRankOrder } from "./assemble.ts";
+export type { RequestAsset, AudienceRankedAsset, AudienceRankedScores } from "./audiences/audience-scores.ts";
+export { compareAudiences, type AudienceComparison } from "./audiences/compare-audiences.ts";
+export { personaWarnings } from "./audiences/persona-warnings.ts";
+export { creditShares } from "./audiences/credit-shares.ts";
+export { assembleRankAudiencesResponse, type AudienceAssemblyInput, type AudienceRun } from "./audiences/assemble-rank-audiences.ts";
