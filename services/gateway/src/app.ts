@@ -25,6 +25,7 @@ import outcomesRoutes from "./operations/outcomes/route.ts";
 import { calibrationLimitsOf, outcomeLimitsOf, type OutcomeSetting } from "./operations/outcomes/outcome-settings.ts";
 import pairwiseRoutes from "./operations/pairwise/route.ts";
 import rankRoutes from "./operations/rank/route.ts";
+import rankAudiencesRoutes from "./operations/rank-audiences/route.ts";
 import { WEBHOOK_MAX_PENDING_DEFAULT } from "./webhooks/config.ts";
 import requestsRoutes from "./operations/requests/route.ts";
 import { IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
@@ -119,12 +120,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(requestsRoutes, { prefix: "/api/v1/requests" });
   await app.register(outcomesRoutes, { prefix: "/api/v1/outcomes", limits: outcomeLimitsOf(deps.config), now });
   await app.register(calibrationRoutes, { prefix: "/api/v1/calibration", limits: calibrationLimitsOf(deps.config), now });
-  await app.register(rankRoutes, {
-    prefix: "/api/v1/rank",
+  const rankOptions = {
     timeoutMs: deps.config.RANK_TIMEOUT_MS,
     assetConcurrency: deps.config.ASSET_CONCURRENCY,
     refiner: deps.refiner ?? createClosePairRefiner({ nc: deps.bus.nc, js: deps.bus.js, topo: deps.bus.topo, log: deps.logger, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
-  });
+  };
+  await app.register(rankRoutes, { prefix: "/api/v1/rank", ...rankOptions });
+  // Several audiences take no longer than one: they run side by side, under rank's own time limit.
+  await app.register(rankAudiencesRoutes, { prefix: "/api/v1/rank/audiences", ...rankOptions });
   await app.register(pairwiseRoutes, {
     prefix: "/api/v1/pairwise",
     timeoutMs: deps.config.PAIRWISE_TIMEOUT_MS,

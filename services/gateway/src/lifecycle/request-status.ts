@@ -4,7 +4,7 @@ import type { RequestView } from "@adrank/db/repositories";
 export const resultUrlOf = (requestId: string) => `/api/v1/requests/${requestId}`;
 
 /** What each operation's progress counts: a new operation without an entry fails the typecheck. */
-const PROGRESS_UNIT: Record<RequestOperation, RequestStatus["progress"]["unit"]> = { rank: "assets", pairwise: "pairs" };
+const PROGRESS_UNIT: Record<RequestOperation, RequestStatus["progress"]["unit"]> = { rank: "assets", pairwise: "pairs", rank_audiences: "assets" };
 
 /** The public status of a request (the 202 body, and GET while it runs or after it failed). */
 export function requestStatusOf(

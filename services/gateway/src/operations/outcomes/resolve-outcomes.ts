@@ -18,7 +18,10 @@ export function resolveOutcomes(items: readonly OutcomeInput[], requests: Readon
     if (known) return known;
     const field = at(i, "request_id");
     const id = request.requestId;
-    if (request.operation !== "rank") throw new BodyValidationError(`${field} ${id} is a pairwise request; outcomes are recorded against assets of rank requests (POST /api/v1/rank).`, field);
+    if (request.operation === "pairwise") throw new BodyValidationError(`${field} ${id} is a pairwise request; outcomes are recorded against assets of rank requests (POST /api/v1/rank).`, field);
+    // An outcome is one creative's result with the audience it ran for: a side-by-side ranking holds several audiences' scores for it, and no field says which one ran.
+    if (request.operation !== "rank")
+      throw new BodyValidationError(`${field} ${id} ranks several audiences side by side; record outcomes against a rank request (POST /api/v1/rank) for the audience the creative ran for.`, field);
     if (request.state === "running") throw new BodyValidationError(`${field} ${id} is still running; record its outcomes once it has succeeded.`, field);
     if (request.state === "failed" || request.resultBody === null) throw new BodyValidationError(`${field} ${id} failed, so it has no scores to compare outcomes with.`, field);
     const ranking = readStoredRanking(request.resultBody);

@@ -1,0 +1,41 @@
+import { AUDIENCE_NAMES_UNIQUE, audienceNameKey, type AudienceItem } from "@adrank/contracts";
+import type { ResolvedAudience } from "@adrank/rank-assembly";
+import { BodyValidationError } from "../../errors/api-errors.ts";
+import { resolveAudience } from "../shared/resolve-audience.ts";
+
+export interface NamedAudience {
+  audience: ResolvedAudience;
+  /** The saved audience's id; null for an inline one. */
+  audienceId: string | null;
+}
+
+/**
+ * Every audience of a side-by-side request: inline ones as given, saved ones loaded for the
+ * caller (another account's id is a 404, as in rank). Names must be unique, compared as the
+ * contract compares them; a saved audience's name is known only here, so a clash that
+ * involves one is found here and reported on its `audience_id`.
+ */
+export async function resolveAudiences(
+  audiences: { findOwned(accountId: string, id: string): Promise<ResolvedAudience | null> },
+  accountId: string,
+  items: readonly AudienceItem[],
+): Promise<NamedAudience[]> {
+  const resolved = await Promise.all(
+    items.map(async (item): Promise<NamedAudience> => {
+      if ("audience_id" in item) return { audience: await resolveAudience(audiences, accountId, { audience_id: item.audience_id }), audienceId: item.audience_id };
+      return { audience: item, audienceId: null };
+    }),
+  );
+  const firstWithName = new Map<string, number>();
+  resolved.forEach(({ audience, audienceId }, i) => {
+    const key = audienceNameKey(audience.name);
+    const earlier = firstWithName.get(key);
+    if (earlier !== undefined) {
+      const field = audienceId === null ? `audiences[${i}].name` : `audiences[${i}].audience_id`;
+      const named = audienceId === null ? "" : ` (the saved audience is named "${audience.name}", as audiences[${earlier}] is)`;
+      throw new BodyValidationError(`${field} ${AUDIENCE_NAMES_UNIQUE}${named}.`, field);
+    }
+    firstWithName.set(key, i);
+  });
+  return resolved;
+}
