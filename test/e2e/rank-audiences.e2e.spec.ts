@@ -190,7 +190,7 @@ describe.skipIf(missing.length > 0)("audiences side by side: POST /api/v1/rank/a
       [[BARGAIN, SKEPTICS, SKEPTICS_TWIN, { name: "4" }, { name: "5" }, { name: "6" }], 422, "audiences", /at most 5 items/],
       [[BARGAIN, { ...SKEPTICS, name: "BARGAIN HUNTERS" }], 422, "audiences[1].name", /unique/],
       [[BARGAIN, { audience_id: mine.body.id }], 422, "audiences[1].audience_id", /unique/],
-      [[BARGAIN, { audience_id: saved.body.id }], 404, "", /audience/i],
+      [[BARGAIN, { audience_id: saved.body.id }], 404, "audiences[1].audience_id", /No saved audience/],
       [[BARGAIN, { name: "x", demographics: { priceSensitivity: "extreme" } }], 422, "audiences[1].demographics.priceSensitivity", /one of/],
       [[BARGAIN, { name: "x", audience_id: "y" }], 422, "audiences[1]", /exactly one/],
     ];

@@ -5,7 +5,8 @@ import {
   PairwiseResponse, PairwiseSummary, RequestStatus, AssetInput, RankRequest, CalibrationGroup,
   CalibrationResponse, Estimate, MetricCalibration, OutcomeInput, RecordedOutcome, RecordOutcomesRequest,
   RecordOutcomesResponse, ClosePairRefinement, ClosePairResult, ConfidenceDetails, PanelOutcome, RankAssetError,
-  RankedAsset, RankResponse, RankSummary, ScoreDetails,
+  RankedAsset, RankResponse, RankSummary, ScoreDetails, RankAudiencesRequest, SavedAudienceChoice, RankAudiencesResponse,
+  AudienceRanking, AssetComparison, Reversal, AudienceSensitivity, RankAudiencesSummary,
 } from "@adrank/contracts";
 
 type Meta = { id: string };
@@ -14,12 +15,17 @@ type JsonSchema = Record<string, unknown>;
 // Requests are documented as clients send them (defaults optional, aliases accepted);
 // responses as the service returns them. Shared parts are named in both.
 const requests = z.registry<Meta>();
-for (const [id, schema] of Object.entries({ RankRequest, AssetInput, CopyContext, InlineAudience, Demographics, PairwiseRequest, PairwisePair, PairwiseAsset, CreateAudienceRequest, RecordOutcomesRequest, OutcomeInput })) {
+for (const [id, schema] of Object.entries({
+  RankRequest, AssetInput, CopyContext, InlineAudience, Demographics, RankAudiencesRequest, SavedAudienceChoice, PairwiseRequest, PairwisePair, PairwiseAsset,
+  CreateAudienceRequest, RecordOutcomesRequest, OutcomeInput,
+})) {
   requests.add(schema, { id });
 }
 const responses = z.registry<Meta>();
 for (const [id, schema] of Object.entries({
   RankResponse, RankedAsset, PanelOutcome, ConfidenceDetails, ScoreDetails, RankAssetError, RankSummary, ClosePairRefinement, ClosePairResult,
+  // The ids the schemas' own .meta gives them (Reversal is AudienceReversal).
+  RankAudiencesResponse, AudienceRanking, AssetComparison, AudienceReversal: Reversal, AudienceSensitivity, RankAudiencesSummary,
   PairwiseResponse, PairwiseResult, PairwiseVote, PairwiseSummary, ModelsUsed, SavedAudience, AudienceList, ErrorResponse, RateLimitedResponse, RequestStatus,
   RecordOutcomesResponse, RecordedOutcome, CalibrationResponse, MetricCalibration, CalibrationGroup, Estimate,
 })) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import {
-  CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT,
+  BEYOND_NOISE_PROBABILITY, CALIBRATION_OUTCOMES_READ_MAX, CalibrationQuery, LIMITS, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT,
   OUTCOMES_PER_REQUEST_MAX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_KEY_TTL_HOURS,
   REQUEST_RETENTION_DAYS,
 } from "@adrank/contracts";
@@ -13,16 +13,19 @@ import type { Examples } from "./examples/named-example.ts";
 import { EXAMPLE_METRIC, recordOutcomesRequestExamples, recordOutcomesResponseExamples } from "./examples/outcomes.ts";
 import { pairwiseRequestExamples, pairwiseResponseExamples } from "./examples/pairwise.ts";
 import { rankRequestExamples, rankResponseExamples } from "./examples/rank.ts";
+import { rankAudiencesRequestExamples, rankAudiencesResponseExamples } from "./examples/rank-audiences.ts";
 import {
   ASYNC_RANK_ID,
   pairwiseAcceptedExamples,
   rankAcceptedExamples,
+  rankAudiencesAcceptedExamples,
   requestNotFoundExamples,
   requestResultExamples,
   requestRunningExamples,
   requestStillRunningExamples,
 } from "./examples/requests.ts";
 import { INTRODUCTION } from "./guide/introduction.ts";
+import { KEY_EVALUATIONS_PER_MINUTE } from "./key-rate-limit.ts";
 import { TAG, TAGS } from "./tags.ts";
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -79,7 +82,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "adrank: Ad Creative Ranking API",
-      version: "1.5.0",
+      version: "1.6.0",
       summary: "Ranks ad creatives for a simulated audience persona and compares pairs with a blinded model panel.",
       description: INTRODUCTION,
     },
@@ -116,6 +119,37 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           "x-codeSamples": samples.rankAssets,
         },
       },
+      "/api/v1/rank/audiences": {
+        post: {
+          operationId: "rankAcrossAudiences",
+          tags: [TAG.ranking],
+          summary: "Rank creatives for several audiences",
+          description: [
+            `Rank one set of 1 to ${LIMITS.assetsMax} creatives for ${LIMITS.audiencesMin} to ${LIMITS.audiencesMax} audiences, each inline or saved (\`{ "audience_id": "…" }\`), with names unique regardless of case and surrounding spaces. \`by_audience\` holds each audience's ranking, exactly what POST /api/v1/rank answers for that audience alone; the response adds \`comparison\` (each creative under every audience), \`reversals\` (pairs whose order flips between two audiences, each order beyond the repetitions' noise at a one-sided probability of ${BEYOND_NOISE_PROBABILITY} or more), \`audience_sensitivity\` (per pair of audiences, including \`persona_made_no_difference\`) and a \`summary\` summed over audiences.`,
+            `Every evaluation counts as in rank: each creative once per audience, up to 2 evaluations for one with \`copy_context\`, against credits and the key's rate limit. A request whose evaluations could exceed one minute of the key's rate limit (${KEY_EVALUATIONS_PER_MINUTE}) is refused with \`422\` (\`field\`: \`audiences\`). The images are fetched and prepared once for all audiences. With \`async: true\` the answer is \`202\` at once and the result is fetched with getRequest; with an Idempotency-Key a retry is answered with the first response.`,
+          ].join("\n\n"),
+          parameters: [idempotencyKey],
+          requestBody: { required: true, content: json("RankAudiencesRequest", rankAudiencesRequestExamples) },
+          responses: {
+            "200": {
+              description: "One ranking per audience, where they disagree, and a summary over them. Per-asset failures are not HTTP errors.",
+              headers: { "X-Request-Id": requestIdHeader, "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" }, ...replayed },
+              content: json("RankAudiencesResponse", rankAudiencesResponseExamples),
+            },
+            "202": accepted(rankAudiencesAcceptedExamples),
+            "400": badRequest,
+            "401": unauthenticated,
+            "402": error("Insufficient credits for this batch: every creative for every audience.", e.rankAudiencesInsufficientCreditsExamples),
+            "404": error("An audience_id of the list not found or not owned by the caller; `field` names it.", e.rankAudiencesAudienceNotFoundExamples),
+            "409": stillRunning,
+            "413": tooLarge,
+            "422": invalid(e.rankAudiencesValidationExamples),
+            "429": rateLimited(e.rankRateLimitedExamples),
+            "500": internal,
+          },
+          "x-codeSamples": samples.rankAcrossAudiences,
+        },
+      },
       "/api/v1/pairwise": {
         post: {
           operationId: "compareCreativePairs",
@@ -147,7 +181,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "getRequest",
           tags: [TAG.requests],
           summary: "Fetch a request",
-          description: `A rank or pairwise request of this account, by its request_id, for at least ${REQUEST_RETENTION_DAYS} days: its result once it succeeded (byte for byte what the POST answered, or would have answered), its progress while it runs. The curl sample reads the id from \`$REQUEST_ID\`: the request_id of a 202, or of any response; the SDK and CLI samples start an asynchronous ranking and follow it.`,
+          description: `A rank, rank-across-audiences or pairwise request of this account, by its request_id, for at least ${REQUEST_RETENTION_DAYS} days: its result once it succeeded (byte for byte what the POST answered, or would have answered), its progress while it runs. The curl sample reads the id from \`$REQUEST_ID\`: the request_id of a 202, or of any response; the SDK and CLI samples start an asynchronous ranking and follow it.`,
           parameters: [
             {
               name: "request_id",
@@ -160,9 +194,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           ],
           responses: {
             "200": {
-              description: "The request has finished. Succeeded: its result, a RankResponse or PairwiseResponse. Failed (asynchronous requests): its RequestStatus with `status: \"failed\"` and `error`.",
+              description: "The request has finished. Succeeded: its result, a RankResponse, PairwiseResponse or RankAudiencesResponse. Failed (asynchronous requests): its RequestStatus with `status: \"failed\"` and `error`.",
               headers: { "X-Request-Id": requestIdHeader },
-              content: { "application/json": { schema: { oneOf: [ref("RankResponse"), ref("PairwiseResponse"), ref("RequestStatus")] }, examples: requestResultExamples } },
+              content: { "application/json": { schema: { oneOf: [ref("RankResponse"), ref("PairwiseResponse"), ref("RankAudiencesResponse"), ref("RequestStatus")] }, examples: requestResultExamples } },
             },
             "202": {
               description: "Still running: its status and progress. Ask again after Retry-After seconds.",
@@ -193,7 +227,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           operationId: "createAudience",
           tags: [TAG.audiences],
           summary: "Create a saved audience",
-          description: "Save an audience persona; send the returned id as `audience_id` to rank and pairwise.",
+          description: "Save an audience persona; send the returned id as `audience_id` to rank and pairwise, or as `{ \"audience_id\": \"…\" }` in the audiences of rankAcrossAudiences.",
           requestBody: { required: true, content: json("CreateAudienceRequest", createAudienceRequestExamples) },
           responses: {
             "201": { description: "The saved audience.", headers: { "X-Request-Id": requestIdHeader }, content: json("SavedAudience", savedAudienceExamples) },

@@ -46,14 +46,19 @@ describe("the OpenAPI document", () => {
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(doc.openapi).toMatch(/^3\.1\./);
     // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest; 1.3.0: recordOutcomes and
-    // getCalibration; 1.4.0: summary.credits_status; 1.5.0: p_above_next, too_close_to_call, summary.uncertainty/warnings/method, win_probability, reliability. Each is additive to v1.
-    expect(doc.info.version).toBe("1.5.0");
+    // getCalibration; 1.4.0: summary.credits_status; 1.5.0: p_above_next, too_close_to_call, summary.uncertainty/warnings/method, win_probability, reliability;
+    // 1.6.0: rankAcrossAudiences (POST /api/v1/rank/audiences) and the persona_made_no_difference warning. Each is additive to v1.
+    expect(doc.info.version).toBe("1.6.0");
   });
 
   it("names the operations and documents every status of the spec", () => {
     const rank = doc.paths["/api/v1/rank"]!.post!;
     const pairwise = doc.paths["/api/v1/pairwise"]!.post!;
     expect(rank.operationId).toBe("rankAssets");
+    const rankAudiences = doc.paths["/api/v1/rank/audiences"]!.post!;
+    expect(rankAudiences.operationId).toBe("rankAcrossAudiences");
+    // Every status rank documents, and nothing else: the same gateway paths answer both.
+    expect(Object.keys(rankAudiences.responses).sort()).toEqual(Object.keys(rank.responses).sort());
     expect(pairwise.operationId).toBe("compareCreativePairs");
     expect(Object.keys(rank.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "401", "402", "404", "409", "422", "429", "500"]));
     expect(Object.keys(pairwise.responses)).toEqual(expect.arrayContaining(["200", "202", "400", "401", "402", "404", "409", "422", "429", "500", "503"]));
@@ -82,6 +87,7 @@ describe("the OpenAPI document", () => {
         "RankRequest", "AssetInput", "CopyContext", "InlineAudience", "RankResponse", "RankedAsset", "PanelOutcome", "ConfidenceDetails", "ScoreDetails",
         "RankAssetError", "RankSummary", "PairwiseRequest", "PairwiseResponse", "PairwiseResult", "PairwiseVote", "PairwiseSummary", "ErrorResponse", "RateLimitedResponse", "RequestStatus",
         "RecordOutcomesRequest", "OutcomeInput", "RecordOutcomesResponse", "RecordedOutcome", "CalibrationResponse", "MetricCalibration", "CalibrationGroup", "Estimate",
+        "RankAudiencesRequest", "SavedAudienceChoice", "RankAudiencesResponse", "AudienceRanking", "AssetComparison", "AudienceReversal", "AudienceSensitivity", "RankAudiencesSummary",
       ]),
     );
   });

@@ -8,6 +8,8 @@ import {
   PairwiseRequest,
   PairwiseResponse,
   parseWith,
+  RankAudiencesRequest,
+  RankAudiencesResponse,
   RankRequest,
   RankResponse,
   RequestStatus,
@@ -32,11 +34,22 @@ type Doc = {
 const doc = buildOpenApiDocument() as unknown as Doc;
 const rank = doc.paths["/api/v1/rank"]!.post!;
 const pairwise = doc.paths["/api/v1/pairwise"]!.post!;
+const rankAudiences = doc.paths["/api/v1/rank/audiences"]!.post!;
 const getRequest = doc.paths["/api/v1/requests/{request_id}"]?.get;
+/** Every durable POST, by the `operation` its RequestStatus names. */
 const posts = [
   ["rank", rank],
   ["pairwise", pairwise],
+  ["rank_audiences", rankAudiences],
 ] as const;
+
+/** The work an accepted request's progress counts: assets, pairs, or each asset once per audience. */
+function expectedProgress(name: (typeof posts)[number][0], body: unknown) {
+  if (name === "rank") return { total: RankRequest.parse(body).assets.length, unit: "assets" };
+  if (name === "pairwise") return { total: PairwiseRequest.parse(body).pairs.length, unit: "pairs" };
+  const parsed = RankAudiencesRequest.parse(body);
+  return { total: parsed.assets.length * parsed.audiences.length, unit: "assets" };
+}
 
 const json = (response: Response | undefined) => response!.content!["application/json"]!;
 const examples = (response: Response | undefined) => Object.entries(json(response).examples).map(([key, e]) => ({ key, ...e }));
@@ -49,7 +62,7 @@ ajv.addSchema({ $id: "doc", components: doc.components }, "doc");
 describe("Idempotency-Key", () => {
   const parameters = posts.map(([name, op]) => [name, (op.parameters ?? []).map(resolve).find((p) => p.name === IDEMPOTENCY_KEY_HEADER)] as const);
 
-  it("is an optional header of both POSTs, described with its rules", () => {
+  it("is an optional header of every durable POST, described with its rules", () => {
     for (const [name, p] of parameters) {
       expect(p, name).toBeDefined();
       expect(p).toMatchObject({ in: "header", required: false, schema: { type: "string", minLength: 1, maxLength: 255 } });
@@ -66,7 +79,7 @@ describe("Idempotency-Key", () => {
     expect(parameters[0]![1]).not.toHaveProperty("example");
   });
 
-  it("shows the 422 of a malformed key and of a key reused with another body, on both POSTs", () => {
+  it("shows the 422 of a malformed key and of a key reused with another body, on every durable POST", () => {
     for (const [name, op] of posts) {
       const refusals = json(op.responses["422"]).examples;
       expect(refusals.badIdempotencyKey?.value, name).toEqual({ error: `Idempotency-Key ${idempotencyKeyProblem("order 2025-09-14 #1")}.`, field: "Idempotency-Key" });
@@ -110,12 +123,12 @@ describe("async: true", () => {
     for (const [name, op] of posts) {
       const request = Object.values(op.requestBody!.content["application/json"]!.examples).map((e) => e.value as Record<string, unknown>).find((v) => v.async === true);
       expect(request, `${name} has an async request example`).toBeDefined();
-      const parsed = (name === "rank" ? RankRequest : PairwiseRequest).parse(request);
+      const webhookUrl = (request as { webhook_url?: string }).webhook_url;
       for (const e of examples(op.responses["202"])) {
         const status = RequestStatus.parse(e.value);
         expect(status).toMatchObject({ object: "request", operation: name, status: "running", finished_at: null, error: null, result_url: `/api/v1/requests/${status.request_id}` });
-        expect(status.progress).toEqual({ done: 0, total: "assets" in parsed ? parsed.assets.length : parsed.pairs.length, unit: name === "rank" ? "assets" : "pairs" });
-        expect(status.webhook).toEqual(parsed.webhook_url === undefined ? null : { url: parsed.webhook_url, state: "pending", attempts: 0 });
+        expect(status.progress).toEqual({ done: 0, ...expectedProgress(name, request) });
+        expect(status.webhook).toEqual(webhookUrl === undefined ? null : { url: webhookUrl, state: "pending", attempts: 0 });
       }
     }
   });
@@ -131,7 +144,7 @@ describe("async: true", () => {
   });
 
   it("documents async and webhook_url as optional request fields", () => {
-    for (const name of ["RankRequest", "PairwiseRequest"]) {
+    for (const name of ["RankRequest", "PairwiseRequest", "RankAudiencesRequest"]) {
       const schema = doc.components.schemas[name] as { properties: Record<string, { type?: string; default?: unknown; description?: string }>; required: string[] };
       expect(schema.properties.async, name).toMatchObject({ type: "boolean", default: false });
       expect(schema.properties.webhook_url, name).toMatchObject({ type: "string" });
@@ -151,20 +164,22 @@ describe("GET /api/v1/requests/{request_id} (getRequest)", () => {
     expect(Object.keys(getRequest!.responses).sort()).toEqual(["200", "202", "401", "404", "500"]);
   });
 
-  it("answers 200 with one of a rank result, a pairwise result or a failed request's status", () => {
+  it("answers 200 with one of a rank result, a pairwise result, a result for several audiences or a failed request's status", () => {
     const ok = getRequest!.responses["200"];
-    expect(json(ok).schema).toEqual({ oneOf: ["RankResponse", "PairwiseResponse", "RequestStatus"].map((id) => ({ $ref: `#/components/schemas/${id}` })) });
+    const results = ["RankResponse", "PairwiseResponse", "RankAudiencesResponse", "RequestStatus"];
+    expect(json(ok).schema).toEqual({ oneOf: results.map((id) => ({ $ref: `#/components/schemas/${id}` })) });
     const kinds = examples(ok).map((e) => {
       if (RankResponse.safeParse(e.value).success) return "rank";
       if (PairwiseResponse.safeParse(e.value).success) return "pairwise";
+      if (RankAudiencesResponse.safeParse(e.value).success) return "rank_audiences";
       return `status ${RequestStatus.parse(e.value).status}`;
     });
-    expect(kinds.sort()).toEqual(["pairwise", "rank", "status failed"]);
+    expect(kinds.sort()).toEqual(["pairwise", "rank", "rank_audiences", "status failed"]);
     const failed = examples(ok).map((e) => RequestStatus.safeParse(e.value)).find((r) => r.success)!.data!;
     expect(failed.error).toBeTruthy();
     expect(failed.finished_at).not.toBeNull();
     // The document's oneOf holds each example to exactly one of its schemas.
-    const oneOf = ajv.compile({ oneOf: ["RankResponse", "PairwiseResponse", "RequestStatus"].map((id) => ({ $ref: `doc#/components/schemas/${id}` })) });
+    const oneOf = ajv.compile({ oneOf: results.map((id) => ({ $ref: `doc#/components/schemas/${id}` })) });
     for (const e of examples(ok)) expect(oneOf(e.value), `${e.key}: ${JSON.stringify(oneOf.errors)}`).toBe(true);
   });
 

@@ -12,6 +12,8 @@ import {
   ErrorResponse,
   PairwiseRequest,
   PairwiseResponse,
+  RankAudiencesRequest,
+  RankAudiencesResponse,
   RankRequest,
   RankResponse,
   RateLimitedResponse,
@@ -50,8 +52,8 @@ const schemaName = (media: Media) => {
 };
 const firstExample = (media: Media) => Object.values(media.examples ?? {})[0]!.value;
 
-const requestSchemas: Record<string, z.ZodType> = { RankRequest, PairwiseRequest, CreateAudienceRequest, RecordOutcomesRequest };
-const responseSchemas: Record<string, z.ZodType> = { RankResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse, RequestStatus, RecordOutcomesResponse, CalibrationResponse };
+const requestSchemas: Record<string, z.ZodType> = { RankRequest, RankAudiencesRequest, PairwiseRequest, CreateAudienceRequest, RecordOutcomesRequest };
+const responseSchemas: Record<string, z.ZodType> = { RankResponse, RankAudiencesResponse, PairwiseResponse, AudienceList, SavedAudience, ErrorResponse, RateLimitedResponse, RequestStatus, RecordOutcomesResponse, CalibrationResponse };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -100,15 +102,21 @@ function curlSends(source: string, env: Record<string, string>): { url: string; 
 /** The request_id a body names, if any: the reader's own request, in $REQUEST_ID. */
 const requestIdIn = (body: unknown) => /"request_id":"([^"]+)"/.exec(JSON.stringify(body ?? null))?.[1];
 
-/** The object literal an SDK sample passes, evaluated with the image files read as the examples' data URIs. */
-async function sdkArgument(source: string, method: string, imageFiles: Map<string, string>, env: Record<string, string | undefined> = {}): Promise<unknown> {
+/** The sample's Idempotency-Key, as the evaluated arguments see it (the sample makes a new one with randomUUID). */
+const SAMPLE_IDEMPOTENCY_KEY = "sample-idempotency-key";
+
+/** The arguments an SDK sample passes, evaluated with the image files read as the examples' data URIs. */
+async function sdkArguments(source: string, method: string, imageFiles: Map<string, string>, env: Record<string, string | undefined> = {}): Promise<unknown[]> {
   const start = source.indexOf(`${method}(`) + method.length + 1;
   const end = source.indexOf(");\n", start);
   // TypeScript (a `!` after process.env.X) as the JavaScript Node runs.
-  const literal = stripTypeScriptTypes(`(${source.slice(start, end)})`);
+  const literal = stripTypeScriptTypes(`[${source.slice(start, end)}]`);
   const readImage = async (file: string) => imageFiles.get(file) ?? `unknown file ${file}`;
-  return new Function("imageFileToDataUri", "process", `return (async () => ${literal})();`)(readImage, { env });
+  return new Function("imageFileToDataUri", "process", "idempotencyKey", `return (async () => ${literal})();`)(readImage, { env }, SAMPLE_IDEMPOTENCY_KEY);
 }
+
+/** The request body an SDK sample passes: its first argument. */
+const sdkArgument = async (...args: Parameters<typeof sdkArguments>) => (await sdkArguments(...args))[0];
 
 describe("the OpenAPI document's examples", () => {
   it("is still a valid OpenAPI 3.1 document", async () => {
@@ -176,9 +184,10 @@ describe("the OpenAPI document's examples", () => {
 
 describe("the code samples", () => {
   const rankMedia = doc.paths["/api/v1/rank"]!.post!.requestBody!.content["application/json"]!;
+  const rankAudiencesMedia = doc.paths["/api/v1/rank/audiences"]!.post!.requestBody!.content["application/json"]!;
   // Every data URI the examples send, by the file name the SDK and CLI samples read it from.
   const imageFiles = new Map(
-    (firstExample(rankMedia) as { assets: Array<{ id: string; url: string }> }).assets.map((a) => [a.id, a.url]),
+    [rankMedia, rankAudiencesMedia].flatMap((media) => (firstExample(media) as { assets: Array<{ id: string; url: string }> }).assets.map((a) => [a.id, a.url] as const)),
   );
 
   it("gives every operation a curl, a TypeScript SDK and a CLI sample", () => {
@@ -205,7 +214,7 @@ describe("the code samples", () => {
   });
 
   it("passes the SDK the first request example, reading the images from their files", async () => {
-    const sdkMethod: Record<string, string> = { rankAssets: "adrank.rank", compareCreativePairs: "adrank.pairwise", createAudience: "adrank.audiences.create", recordOutcomes: "adrank.outcomes.record" };
+    const sdkMethod: Record<string, string> = { rankAssets: "adrank.rank", rankAcrossAudiences: "adrank.rankAcrossAudiences", compareCreativePairs: "adrank.pairwise", createAudience: "adrank.audiences.create", recordOutcomes: "adrank.outcomes.record" };
     for (const { op } of operations) {
       const sdk = op["x-codeSamples"]!.find((s) => s.label === "TypeScript SDK")!.source;
       expect(sdk).toContain(`import { createClient`);
@@ -222,6 +231,11 @@ describe("the code samples", () => {
         const query = Object.fromEntries(new URL(/"\$ADRANK_BASE_URL([^"]*)"/.exec(curl)![1]!, "https://adrank.example").searchParams);
         expect(Object.keys(query)).not.toEqual([]);
         expect(await sdkArgument(sdk, "adrank.calibration.get", imageFiles)).toEqual(query);
+      } else if (op.operationId === "rankAcrossAudiences") {
+        // client.rankAcrossAudiences(body, { idempotencyKey }), the key one the sample keeps for its retries.
+        expect(sdk).toContain('import { randomUUID } from "node:crypto";');
+        expect(sdk).toContain("const idempotencyKey = randomUUID();");
+        expect(await sdkArguments(sdk, sdkMethod[op.operationId]!, imageFiles)).toEqual([firstExample(media!), { idempotencyKey: SAMPLE_IDEMPOTENCY_KEY }]);
       } else {
         // The reader's own request id, read from $REQUEST_ID, stands for the example's.
         const env = { REQUEST_ID: requestIdIn(firstExample(media!)) };
@@ -243,5 +257,25 @@ describe("the code samples", () => {
     expect(cli).toContain("audience_id=$(adrank audiences create");
     for (const [field, value] of Object.entries(rank.audience!.demographics!)) expect(cli).toContain(`--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${value}`);
     expect(cli).toContain(`--audience-id "$audience_id"`);
+  });
+
+  it("runs the CLI for several audiences: inline ones from a file, saved ones by --audience-id, in the body's order", () => {
+    const body = firstExample(rankAudiencesMedia) as z.input<typeof RankAudiencesRequest>;
+    const cli = doc.paths["/api/v1/rank/audiences"]!.post!["x-codeSamples"]!.find((s) => s.label === "CLI")!.source;
+    expect(cli).toContain(`adrank rank ${body.assets.map((a) => a.id).join(" ")} \\`);
+    expect(cli).toContain(`--goal ${body.goal}`);
+    expect(cli).toContain(`--platform ${body.platform}`);
+    const copyJson = /cat > copy.json <<'EOF'\n([\s\S]*?)\nEOF/.exec(cli)![1]!;
+    expect(JSON.parse(copyJson)).toEqual(Object.fromEntries(body.assets.filter((a) => a.copy_context).map((a) => [a.id, a.copy_context])));
+    // The audiences file holds the inline audiences, then each saved one follows as --audience-id.
+    const audiencesJson = /cat > audiences.json <<'EOF'\n([\s\S]*?)\nEOF/.exec(cli)![1]!;
+    const inline = body.audiences.filter((a) => "name" in a);
+    const saved = body.audiences.flatMap((a) => ("audience_id" in a ? [a.audience_id] : []));
+    expect(inline.length).toBeGreaterThan(0);
+    expect(saved.length).toBeGreaterThan(0);
+    expect(JSON.parse(audiencesJson)).toEqual(inline);
+    expect(body.audiences).toEqual([...inline, ...saved.map((audience_id) => ({ audience_id }))]);
+    const flags = [...cli.matchAll(/^ {2}(--audiences? [^ \n]+|--audience-id [^ \n]+)/gm)].map((m) => m[1]);
+    expect(flags).toEqual(["--audiences audiences.json", ...saved.map((id) => `--audience-id ${id}`)]);
   });
 });

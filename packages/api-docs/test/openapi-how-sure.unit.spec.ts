@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CalibrationResponse, PairwiseResponse, RankResponse, TOO_CLOSE_TO_CALL, WARNING_CODES } from "@adrank/contracts";
 import { buildOpenApiDocument } from "../src/index.ts";
+import { studentTEven } from "./fixtures/student-t.ts";
 
 // What the document says about how far to trust an answer (issue 34): the guide's "How sure
 // is it" section with figures a reader can check, and examples whose probabilities, counts,
@@ -15,23 +16,6 @@ const examples = (path: string, method: string) => Object.entries(doc.paths[path
 const rankings = examples("/api/v1/rank", "post").map(([key, e]) => ({ key, body: RankResponse.parse(e.value) }));
 const panels = examples("/api/v1/pairwise", "post").map(([key, e]) => ({ key, body: PairwiseResponse.parse(e.value) }));
 const calibrations = examples("/api/v1/calibration", "get").map(([key, e]) => ({ key, body: CalibrationResponse.parse(e.value) }));
-
-/**
- * Student's t CDF for an even number of degrees of freedom (every batch has 2 per asset), in
- * closed form: with tan θ = t/√df, T(t) = ½ + ½·sin θ·Σ_{j < df/2} c_j·cos^{2j} θ, where
- * c_0 = 1 and c_j = c_{j−1}·(2j − 1)/(2j). Independent of the service's incomplete beta.
- */
-function studentTEven(t: number, df: number): number {
-  const sin = t / Math.sqrt(df + t * t);
-  const cosSquared = df / (df + t * t);
-  let term = 1;
-  let sum = 1;
-  for (let j = 1; j < df / 2; j++) {
-    term *= (cosSquared * (2 * j - 1)) / (2 * j);
-    sum += term;
-  }
-  return 0.5 + 0.5 * sin * sum;
-}
 
 /** P(θ > ½) for the posterior Beta(1 + k, 1 + m) with whole vote counts: P(Binomial(k + m + 1, ½) ≥ m + 1). */
 function majorityProbability(k: number, m: number): number {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { DEMOGRAPHIC_VALUES, type CreateAudienceRequest, type RecordOutcomesRequest, type PairwiseRequest, type RankRequest } from "@adrank/contracts";
+import { DEMOGRAPHIC_VALUES, type CreateAudienceRequest, type RecordOutcomesRequest, type PairwiseRequest, type RankAudiencesRequest, type RankRequest } from "@adrank/contracts";
 import type { CodeSample } from "./code-sample.ts";
 import { shellQuote } from "./shell-quote.ts";
 
@@ -48,14 +48,19 @@ function fileName(id: string | undefined): string {
   return id;
 }
 
-/** What a rank body needs first (a saved audience, a copy file), and its `adrank rank` command with `extra` flags last. */
-function rankScript(body: z.input<typeof RankRequest>, extra: Option[] = []): { setup: string; rank: string } {
+/** What rank and rank-across-audiences bodies share: the creatives and how to judge them. */
+type Creatives = Pick<z.input<typeof RankRequest>, "assets" | "goal" | "asset_type" | "platform" | "campaign_type" | "refine_close_pairs">;
+
+/**
+ * What an `adrank rank` needs first (the audiences' `before`, then a copy file), and the
+ * command: the images, the audience flags, the flags of the creatives, and `extra` last.
+ */
+function rankScript(body: Creatives, audience: { before: string; options: Option[] }, extra: Option[] = []): { setup: string; rank: string } {
   if (body.campaign_type !== undefined || body.assets.some((a) => a.asset_type !== undefined)) throw new Error("the CLI has no flag for campaign_type or a per-asset asset_type");
   const files = body.assets.map((a) => fileName(a.id));
   const copies = Object.fromEntries(body.assets.filter((a) => a.copy_context).map((a) => [fileName(a.id), a.copy_context]));
   const hasCopy = Object.keys(copies).length > 0;
   const copyFile = hasCopy ? `# Ad copy per image, keyed by file name\ncat > copy.json <<'EOF'\n${JSON.stringify(copies, null, 2)}\nEOF\n\n` : "";
-  const audience = audienceOf(body);
   const options: Option[] = [
     ...audience.options,
     ...option("--goal", body.goal),
@@ -68,14 +73,42 @@ function rankScript(body: z.input<typeof RankRequest>, extra: Option[] = []): { 
   return { setup: `${audience.before}${copyFile}`, rank: command(["adrank", "rank", ...files], options) };
 }
 
+type AudienceItem = z.input<typeof RankAudiencesRequest>["audiences"][number];
+
+/**
+ * The audience flags of a ranking for several audiences: inline audiences with a description
+ * or demographics in a file (--audiences), the others by --audience-name, saved ones by
+ * --audience-id (each flag repeatable). The CLI sends them in that order, so a body that
+ * orders its audiences otherwise stops the build.
+ */
+function audiencesOf(audiences: readonly AudienceItem[]): { before: string; options: Option[] } {
+  const kind = (a: AudienceItem) => ("audience_id" in a ? 2 : a.description !== undefined || a.demographics !== undefined ? 0 : 1);
+  const kinds = audiences.map(kind);
+  if (kinds.some((k, i) => i > 0 && k < kinds[i - 1]!)) throw new Error("the CLI sends --audiences, then --audience-name, then --audience-id audiences: order the example's audiences so");
+  const inFile = audiences.filter((a) => kind(a) === 0);
+  const before = inFile.length > 0 ? `# The inline audiences, with their descriptions and demographics\ncat > audiences.json <<'EOF'\n${JSON.stringify(inFile, null, 2)}\nEOF\n\n` : "";
+  const options = [
+    ...(inFile.length > 0 ? option("--audiences", "audiences.json") : []),
+    ...audiences.flatMap((a) => ("audience_id" in a ? [] : kind(a) === 1 ? option("--audience-name", a.name) : [])),
+    ...audiences.flatMap((a) => ("audience_id" in a ? option("--audience-id", a.audience_id) : [])),
+  ];
+  return { before, options };
+}
+
 export function rankCliSample(body: z.input<typeof RankRequest>): CodeSample {
-  const { setup, rank } = rankScript(body);
+  const { setup, rank } = rankScript(body, audienceOf(body));
+  return sample(`${setup}${rank}`);
+}
+
+/** `adrank rank` with several audiences: one request, one ranking per audience. */
+export function rankAcrossAudiencesCliSample(body: z.input<typeof RankAudiencesRequest>): CodeSample {
+  const { setup, rank } = rankScript(body, audiencesOf(body.audiences));
   return sample(`${setup}${rank}`);
 }
 
 /** A ranking started with --async (which prints only its id on stdout), then fetched with `adrank get`. */
 export function getRequestCliSample(body: z.input<typeof RankRequest>): CodeSample {
-  const { setup, rank } = rankScript(body, [["--async"]]);
+  const { setup, rank } = rankScript(body, audienceOf(body), [["--async"]]);
   return sample(`${setup}# --async returns at once and prints the request id; the ranking runs on the server
 request_id=$(${rank})
 

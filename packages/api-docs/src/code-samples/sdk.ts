@@ -1,8 +1,8 @@
 import type { CodeSample } from "./code-sample.ts";
 import { tsLiteral } from "./ts-literal.ts";
 
-// Calls through @adrank/sdk (packages/sdk): createClient, then rank, pairwise,
-// audiences.list, audiences.create, rankAsync, getRequest, outcomes.record and
+// Calls through @adrank/sdk (packages/sdk): createClient, then rank, rankAcrossAudiences,
+// pairwise, audiences.list, audiences.create, rankAsync, getRequest, outcomes.record and
 // calibration.get, each resolving to { data,
 // requestId, rateLimitRemaining, … }, and waitForResult, resolving to the result itself.
 
@@ -24,6 +24,23 @@ const { data, rateLimitRemaining } = await adrank.rank(${bodyOf(body, imageFiles
 for (const asset of data.ranked) console.log(asset.rank, asset.asset_id, asset.score, asset.confidence, asset.rationale);
 for (const failed of data.errors) console.warn(failed.asset_id, failed.error);
 console.log(\`\${data.summary.scoring_evaluations} evaluations billed, \${rateLimitRemaining} left in this minute\`);`);
+}
+
+/** One ranking per audience, with the call's Idempotency-Key chosen by the caller so that a retry after it gave up is billed once. */
+export function rankAcrossAudiencesSdkSample(body: unknown, imageFiles: ReadonlyMap<string, string>): CodeSample {
+  return sample(`import { randomUUID } from "node:crypto";
+${client(true)}
+
+// Keep the key: a retry with it, even after this call gave up, gets the same answer, billed once.
+const idempotencyKey = randomUUID();
+const { data } = await adrank.rankAcrossAudiences(${bodyOf(body, imageFiles)}, { idempotencyKey });
+
+for (const ranking of data.by_audience) console.log(ranking.audience, ranking.ranked.map((asset) => \`\${asset.asset_id} \${asset.score}\`).join(" > "));
+for (const r of data.reversals) console.log(\`\${r.prefers_a.audience} prefers \${r.asset_a.asset_id}, \${r.prefers_b.audience} prefers \${r.asset_b.asset_id} (swing \${r.swing})\`);
+for (const pair of data.audience_sensitivity) {
+  if (pair.persona_made_no_difference) console.warn(\`\${pair.audience_a} and \${pair.audience_b} scored every creative alike: the personas changed the wording, not the decision\`);
+}
+console.log(\`\${data.summary.scoring_evaluations} evaluations billed for \${data.summary.audiences.length} audiences\`);`);
 }
 
 export function pairwiseSdkSample(body: unknown, imageFiles: ReadonlyMap<string, string>): CodeSample {

@@ -16,3 +16,6 @@ export const TRAIL_RUNNERS = {
 
 /** The id the saved-audience examples use, in the form the service issues (aud_ and 20 hex digits). */
 export const TRAIL_RUNNERS_ID = "aud_7c1e5a90b24f8d3e6a15";
+
+/** A second saved audience of the example account, as listAudiences lists it. */
+export const NEW_PARENTS_ID = "aud_e04b9d7f31a2c8655b90";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AudienceList, CreateAudienceRequest, SavedAudience } from "@adrank/contracts";
-import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
+import { NEW_PARENTS_ID, TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import type { Examples } from "./named-example.ts";
 
 export const createAudienceRequestExamples: Examples<z.input<typeof CreateAudienceRequest>> = {
@@ -29,7 +29,7 @@ export const audienceListExamples: Examples<z.output<typeof AudienceList>> = {
       audiences: [
         saved,
         {
-          id: "aud_e04b9d7f31a2c8655b90",
+          id: NEW_PARENTS_ID,
           name: "New parents on a budget",
           description: null,
           demographics: { ageRange: "25-34", incomeLevel: "50k-75k", priceSensitivity: "high", urgency: "high" },

@@ -1,16 +1,19 @@
 import type { z } from "zod";
 import {
   CreateAudienceRequest, CalibrationQuery, validationError, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT,
-  RecordOutcomesRequest, PairwiseRequest, RankRequest, IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem,
-  type ErrorResponse, type RateLimitedResponse,
+  RecordOutcomesRequest, PairwiseRequest, RankRequest, RankAudiencesRequest, IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem,
+  LIMITS, type ErrorResponse, type RateLimitedResponse,
 } from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
 import { SUNRISE_RUN_PNG } from "./images.ts";
 import type { Examples, NamedExample } from "./named-example.ts";
 import { recordOutcomesRequestExamples } from "./outcomes.ts";
 import { rankResponseExamples } from "./rank.ts";
+import { BARGAIN_HUNTERS, rankAudiencesRequestExamples } from "./rank-audiences.ts";
 import { ASYNC_PAIRWISE_ID } from "./requests.ts";
 import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
+import { oversizedForWindow } from "@adrank/rank-assembly";
+import { KEY_EVALUATIONS_PER_MINUTE } from "../key-rate-limit.ts";
 
 // Error bodies as the gateway sends them. The 422s are computed by the same mapping the
 // gateway uses, from the two mistakes a first request most often makes.
@@ -34,12 +37,19 @@ export const bodyTooLargeExamples = one("Body over the limit", { error: "The req
 
 export const audienceNotFoundExamples = one("Unknown audience_id", { error: `No saved audience with id "${TRAIL_RUNNERS_ID}" exists for this account.`, field: "audience_id" });
 
+/** Side by side, `field` names the audience in the list. */
+export const rankAudiencesAudienceNotFoundExamples = one("Unknown audience_id in the list", { error: `No saved audience with id "${TRAIL_RUNNERS_ID}" exists for this account.`, field: "audiences[2].audience_id" });
+
 export const internalErrorExamples = one("Unexpected failure", { error: "internal error", request_id: "e3b1c9a4-7d25-4f60-8b1e-5a9c0d2f4e67" });
 
 export const votersUnavailableExamples = one("No voter running", { error: "No panel voter is available right now, so the comparison was not run and nothing was charged. Please retry shortly." });
 
 export const rankInsufficientCreditsExamples = one("Credits short of the batch", {
   error: "Insufficient credits: this request can use up to 3 scoring evaluations and the account has 2 credits. Nothing was charged.",
+});
+
+export const rankAudiencesInsufficientCreditsExamples = one("Credits short of the batch", {
+  error: "Insufficient credits: this request can use up to 15 scoring evaluations and the account has 9 credits. Nothing was charged.",
 });
 
 export const pairwiseInsufficientCreditsExamples = one("Credits short of the batch", {
@@ -86,6 +96,32 @@ export const rankValidationExamples: Examples<ErrorBody> = {
   bothAudiences: refusal(RankRequest, { assets: [{ url: SUNRISE_RUN_PNG }], audience: TRAIL_RUNNERS, audience_id: TRAIL_RUNNERS_ID }, "Both audience and audience_id"),
   notAnImage: refusal(RankRequest, { assets: [{ url: "string" }], audience: TRAIL_RUNNERS }, "An asset url that is no image address"),
   webhookWithoutAsync: refusal(RankRequest, { assets: [{ url: SUNRISE_RUN_PNG }], audience_id: TRAIL_RUNNERS_ID, webhook_url: EXAMPLE_WEBHOOK_URL }, "webhook_url without async: true"),
+  ...idempotencyKeyRefusals,
+};
+
+// rankAcrossAudiences: the schema's refusals, computed; and the one only the gateway words,
+// a request larger than a rate window could ever hold.
+const threeAudiences = Object.values(rankAudiencesRequestExamples)[0]!.value;
+const EVALUATIONS_PER_ASSET_WITH_COPY = 2;
+const largestRequest = LIMITS.assetsMax * LIMITS.audiencesMax * EVALUATIONS_PER_ASSET_WITH_COPY;
+
+export const rankAudiencesValidationExamples: Examples<ErrorBody> = {
+  oneAudience: refusal(RankAudiencesRequest, { ...threeAudiences, audiences: [BARGAIN_HUNTERS] }, "A single audience"),
+  sameName: refusal(
+    RankAudiencesRequest,
+    { ...threeAudiences, audiences: [BARGAIN_HUNTERS, { ...BARGAIN_HUNTERS, name: " bargain Hunters " }] },
+    "Two audiences whose names differ only in case and spaces",
+  ),
+  rankAudience: refusal(RankAudiencesRequest, { ...threeAudiences, audience: BARGAIN_HUNTERS }, "POST /api/v1/rank's audience instead of audiences"),
+  webhookWithoutAsync: refusal(RankAudiencesRequest, { ...threeAudiences, webhook_url: EXAMPLE_WEBHOOK_URL }, "webhook_url without async: true"),
+  tooManyEvaluations: {
+    summary: "More evaluations than one minute of the key's rate limit",
+    description: `Twenty assets with copy for five audiences need up to ${largestRequest} evaluations, and a request must fit in one window of the key's rate limit (${KEY_EVALUATIONS_PER_MINUTE} per minute). Waiting would never make it fit, so this is a 422, not a 429. Nothing was charged.`,
+    value: {
+      error: oversizedForWindow({ assets: LIMITS.assetsMax, assetsWithCopy: LIMITS.assetsMax, audiences: LIMITS.audiencesMax, maxEvaluations: largestRequest }, KEY_EVALUATIONS_PER_MINUTE)!,
+      field: "audiences",
+    },
+  },
   ...idempotencyKeyRefusals,
 };
 

@@ -9,7 +9,8 @@ import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
 // Typed with the zod schemas, so an example that breaks the contract fails the typecheck;
 // the contract test parses each one as well (refinements such as "one audience" are not types).
 
-const SUNRISE_COPY = {
+/** The sunrise creative's ad copy: the same wherever the examples send it. */
+export const SUNRISE_COPY = {
   pageName: "Northpeak Outfitters",
   adHeadline: "Run further this weekend",
   adBody: "Grip that holds on wet rock. Free returns for 60 days.",
@@ -52,7 +53,8 @@ export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
   },
 };
 
-const models = { generators: ["openai:gpt-5-mini", "gemini:gemini-2.5-flash"], embedder: "openai:text-embedding-3-small", voters: [], simulated: false };
+/** The real models the examples' rankings name (no voter: no panel ran). */
+export const REAL_MODELS = { generators: ["openai:gpt-5-mini", "gemini:gemini-2.5-flash"], embedder: "openai:text-embedding-3-small", voters: [], simulated: false };
 const simModels = { generators: ["sim:sim-gen-a", "sim:sim-gen-b"], embedder: "sim:sim-embed", voters: [], simulated: true };
 const SIM_PRODUCT_READ = "The simulated model measures image statistics only and cannot identify the product shown.";
 
@@ -138,7 +140,7 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
         credits_used: 3,
         credits_remaining: 497,
         credits_status: "confirmed",
-        models,
+        models: REAL_MODELS,
         uncertainty: { repetition_noise_sd: 0.0987, degrees_of_freedom: 4, adjacent_pairs: 1, too_close_to_call: 0 },
         warnings: [],
         method: clickThroughRateReceipt,
@@ -194,7 +196,7 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
         credits_used: 1,
         credits_remaining: 496,
         credits_status: "confirmed",
-        models,
+        models: REAL_MODELS,
         // One asset: no neighbour to be sure about, but its own repetitions still measure the noise.
         uncertainty: { repetition_noise_sd: 0.07, degrees_of_freedom: 2, adjacent_pairs: 0, too_close_to_call: 0 },
         warnings: [],

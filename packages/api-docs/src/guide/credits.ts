@@ -10,6 +10,7 @@ Billing counts successful scoring evaluations, not assets, and completed pairwis
 | Asset with \`copy_context\`, image-only ablation succeeded | 2 |
 | Asset with \`copy_context\`, ablation failed | 1 |
 | Asset that failed (listed in \`errors\`) | 0 |
+| Rank for several audiences (\`POST /api/v1/rank/audiences\`) | each asset as above, once per audience |
 | Completed pairwise panel (status \`done\`) | 1 credit |
 | Pairwise pair with status \`partial\` or \`error\` | not billed |
 | Recording outcomes, reading calibration | not billed |

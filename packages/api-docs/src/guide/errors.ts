@@ -12,7 +12,7 @@ An error answers with a JSON body \`{ "error": "…", "field": "…" }\`: \`erro
 | \`404\` | \`audience_id\` or a request id does not exist or belongs to another account. |
 | \`409\` | The request of this \`Idempotency-Key\` is still running: retry after \`Retry-After\`. |
 | \`413\` | The body is larger than 25 MiB. |
-| \`422\` | Validation error: the body breaks the schema; \`field\` names the first offending value (\`Idempotency-Key\`: a bad or reused key). |
+| \`422\` | Validation error: the body breaks the schema; \`field\` names the first offending value (\`Idempotency-Key\`: a bad or reused key; \`audiences\`: a ranking for several audiences that could need more evaluations than one minute of the key's rate limit). |
 | \`429\` | Rate limited: honour \`Retry-After\` (also \`retryAfter\` and \`resetAt\` in the body). |
 | \`500\` | Unexpected failure; the body carries \`request_id\`. |
 | \`503\` | Pairwise only: no voter is available right now. Retry shortly. |

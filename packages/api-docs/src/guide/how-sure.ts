@@ -1,4 +1,4 @@
-import { TOO_CLOSE_TO_CALL } from "@adrank/contracts";
+import { BEYOND_NOISE_PROBABILITY, TOO_CLOSE_TO_CALL } from "@adrank/contracts";
 
 // How far to trust one answer (issue 34): what p_above_next, too_close_to_call,
 // summary.uncertainty, win_probability, the warnings, the receipt and the reliability table
@@ -59,7 +59,7 @@ A winner with 4 of 5 votes has \`value\` 0.714, an interval of 0.36–0.96 and \
 
 ### Warnings
 
-\`summary.warnings\`, on rank and pairwise answers, lists what limits this answer: each item has a stable \`code\` and a \`message\` to show. It is empty when no warning applies. New codes may appear in v1, so show the \`message\` of a code you do not know.
+\`summary.warnings\`, on rank, rank-across-audiences and pairwise answers, lists what limits this answer: each item has a stable \`code\` and a \`message\` to show. It is empty when no warning applies. New codes may appear in v1, so show the \`message\` of a code you do not know.
 
 | code | when | what to do |
 | --- | --- | --- |
@@ -67,6 +67,7 @@ A winner with 4 of 5 votes has \`value\` 0.714, an interval of 0.36–0.96 and \
 | \`batch_not_separated\` | Ranking of 2 or more assets. A one-way ANOVA over the repetition scores cannot reject "all these assets have the same true score": F = [Σ n·(mean − grand mean)² / (assets − 1)] / s², and its p-value with (assets − 1, Σ (n − 1)) degrees of freedom is above 0.05. The order is mostly the repetitions' own noise. | Treat the assets as tied, put the leading pair to a panel with \`POST /api/v1/pairwise\`, or rank creatives that differ more. |
 | \`uniformly_positive\` | Ranking of 2 or more assets. Every final score is 3.5 or more, the top two levels. Synthetic respondents are known to lean positive. | Read the scores as an order, not as approval, and do not compare their levels with another batch's. |
 | \`panel_split\` | Ranking: a refinement panel reversed the raw scores' order by a one-vote majority (3–2, or 2–1 and 1–0 when some votes were invalid). Pairwise: a pair's winner won by one vote. | That order rests on a single voter. Check \`p_above_next\` or \`win_probability\` before you act on it, and treat the pair as undecided when it matters. |
+| \`persona_made_no_difference\` | Rank creatives for several audiences. Two audiences scored every creative alike within the repetitions' noise: for no creative does the difference between them reach a one-sided probability of ${BEYOND_NOISE_PROBABILITY} (see **Audiences side by side**). The personas changed what the models wrote, not what they decided. | Do not treat the two audiences differently on this answer's evidence. Describe them more sharply, or test the creatives on the real audiences. |
 | \`simulated\` | The offline sim model produced some or all of this answer. It reads image statistics and copy heuristics, not a language model's judgement. | Treat the answer as a demonstration of the service, not a prediction. Real models are the operator's configuration. |
 
 ### The receipt: summary.method

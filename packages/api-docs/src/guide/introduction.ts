@@ -1,4 +1,5 @@
 import { ASYNC_REQUESTS } from "./async-requests.ts";
+import { AUDIENCES_SIDE_BY_SIDE } from "./audiences-side-by-side.ts";
 import { AUTHENTICATION } from "./authentication.ts";
 import { CREDITS } from "./credits.ts";
 import { ERRORS } from "./errors.ts";
@@ -12,4 +13,4 @@ import { VERSIONING } from "./versioning.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 
 /** info.description: the guide a developer reads before the operations, in Markdown. */
-export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, HOW_SURE, MEASURING_FIDELITY, VERSIONING].join("\n\n");
+export const INTRODUCTION = [OVERVIEW, AUTHENTICATION, QUICK_START, LIMITS_SECTION, CREDITS, ERRORS, IDEMPOTENCY, ASYNC_REQUESTS, WEBHOOKS, HOW_SURE, AUDIENCES_SIDE_BY_SIDE, MEASURING_FIDELITY, VERSIONING].join("\n\n");

@@ -41,9 +41,12 @@ export class BodyValidationError extends Error {
 export class AudienceNotFoundError extends Error {
   override name = "AudienceNotFoundError";
   readonly audienceId: string;
-  constructor(audienceId: string) {
+  /** Where the id was sent: `audience_id` in rank and pairwise, `audiences[i].audience_id` side by side. */
+  readonly field: string;
+  constructor(audienceId: string, field = "audience_id") {
     super(`No saved audience with id ${JSON.stringify(audienceId)} exists for this account.`);
     this.audienceId = audienceId;
+    this.field = field;
   }
 }
 

@@ -39,7 +39,7 @@ export function toHttpFailure(err: unknown, requestId: string, limits: { bodyLim
   if (err instanceof UnauthenticatedError) return caller(401, { error: err.message }, { "WWW-Authenticate": 'Bearer realm="adrank"' });
   if (err instanceof MalformedBodyError) return caller(400, { error: err.message });
   if (err instanceof BodyValidationError) return caller(422, err.field === undefined ? { error: err.message } : { error: err.message, field: err.field });
-  if (err instanceof AudienceNotFoundError) return caller(404, { error: err.message, field: "audience_id" });
+  if (err instanceof AudienceNotFoundError) return caller(404, { error: err.message, field: err.field });
   if (err instanceof RequestNotFoundError) return caller(404, { error: err.message });
   if (err instanceof OutcomeRequestNotFoundError) return caller(404, { error: err.message, field: err.field });
   if (err instanceof IdempotentRequestInProgressError) return caller(409, { error: err.message, request_id: err.requestId }, { "Retry-After": String(err.retryAfter) });

@@ -1,7 +1,6 @@
 import { AUDIENCE_NAMES_UNIQUE, audienceNameKey, type AudienceItem } from "@adrank/contracts";
 import type { ResolvedAudience } from "@adrank/rank-assembly";
-import { BodyValidationError } from "../../errors/api-errors.ts";
-import { resolveAudience } from "../shared/resolve-audience.ts";
+import { AudienceNotFoundError, BodyValidationError } from "../../errors/api-errors.ts";
 
 export interface NamedAudience {
   audience: ResolvedAudience;
@@ -21,9 +20,12 @@ export async function resolveAudiences(
   items: readonly AudienceItem[],
 ): Promise<NamedAudience[]> {
   const resolved = await Promise.all(
-    items.map(async (item): Promise<NamedAudience> => {
-      if ("audience_id" in item) return { audience: await resolveAudience(audiences, accountId, { audience_id: item.audience_id }), audienceId: item.audience_id };
-      return { audience: item, audienceId: null };
+    items.map(async (item, i): Promise<NamedAudience> => {
+      if (!("audience_id" in item)) return { audience: item, audienceId: null };
+      const saved = await audiences.findOwned(accountId, item.audience_id);
+      // Another account's id is answered exactly like a missing one, so ids reveal nothing.
+      if (!saved) throw new AudienceNotFoundError(item.audience_id, `audiences[${i}].audience_id`);
+      return { audience: { name: saved.name, description: saved.description, demographics: saved.demographics }, audienceId: item.audience_id };
     }),
   );
   const firstWithName = new Map<string, number>();
