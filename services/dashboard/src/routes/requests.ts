@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { REQUEST_RETENTION_DAYS } from "@adrank/contracts";
+import { REQUEST_RETENTION_DAYS, type RequestOperation } from "@adrank/contracts";
 import type { RequestSummary, RequestView } from "@adrank/db/repositories";
 import type { Repos } from "../deps.ts";
 import { requireUser } from "../require-user.ts";
@@ -11,10 +11,11 @@ export const REQUESTS_PAGE_SIZE = 50;
 /** The history's query string (exported for test/security/regex-linear-time.unit.spec.ts). */
 export const RequestsPage = z.object({ before: z.iso.datetime({ offset: true }).optional() });
 
-const progressOf = (r: { operation: "rank" | "pairwise"; progressDone: number; progressTotal: number }) => ({
+// Side by side, each asset counts once per audience (the API's own status says the same).
+const progressOf = (r: { operation: RequestOperation; progressDone: number; progressTotal: number }) => ({
   done: r.progressDone,
   total: r.progressTotal,
-  unit: r.operation === "rank" ? ("assets" as const) : ("pairs" as const),
+  unit: r.operation === "pairwise" ? ("pairs" as const) : ("assets" as const),
 });
 
 const summaryView = (r: RequestSummary) => ({
@@ -49,7 +50,7 @@ const detailView = (r: RequestView) => ({
 /** A file name that survives any id the gateway recorded. */
 const fileName = (r: RequestView) => `adrank-${r.operation}-${r.requestId.replace(/[^\w-]/g, "_")}.json`;
 
-/** The account's rank and pairwise requests, whichever key made them, and each one's result. */
+/** The account's rank, rank-across-audiences and pairwise requests, whichever key made them, and each one's result. */
 export async function requestRoutes(app: FastifyInstance, { repos }: { repos: Repos }) {
   app.addHook("preHandler", requireUser);
 

@@ -82,10 +82,12 @@ export interface Progress {
   unit: "assets" | "pairs";
 }
 export type RequestState = "running" | "succeeded" | "failed";
+/** The API's operations that make durable requests: POST /api/v1/rank, /rank/audiences, /pairwise. */
+export type RequestOperation = "rank" | "rank_audiences" | "pairwise";
 export type DeliveryState = "pending" | "delivered" | "failed";
 export interface RequestSummary {
   requestId: string;
-  operation: "rank" | "pairwise";
+  operation: RequestOperation;
   mode: "sync" | "async";
   state: RequestState;
   /** The HTTP status of the stored response; null while running or when it failed without one. */

@@ -6,7 +6,7 @@ import { usePageTitle } from "../ui/use-page-title.ts";
 import { FetchSamples } from "./FetchSamples.tsx";
 import { RequestFacts } from "./RequestFacts.tsx";
 import { ResultCard } from "./ResultCard.tsx";
-import { progressText } from "./request-words.ts";
+import { OPERATION_TITLES, progressText } from "./request-words.ts";
 
 /** How often a running request is looked at again: the API's own Retry-After. */
 const REFRESH_MS = 2_000;
@@ -16,7 +16,7 @@ export function RequestDetailPage() {
   const { id = "" } = useParams();
   const [request, setRequest] = useState<RequestDetail | null | undefined>(undefined);
   const [problem, setProblem] = useState("");
-  usePageTitle(request ? `${request.operation === "rank" ? "Rank" : "Pairwise"} request` : "Request");
+  usePageTitle(request ? `${OPERATION_TITLES[request.operation]} request` : "Request");
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,7 +60,7 @@ export function RequestDetailPage() {
   return (
     <section>
       {back}
-      <h1>{request.operation === "rank" ? "Rank request" : "Pairwise request"}</h1>
+      <h1>{OPERATION_TITLES[request.operation]} request</h1>
       <p className="muted lead">Request id <code data-testid="request-id">{request.requestId}</code></p>
       {problem && <p className="error" role="alert">{problem}</p>}
       <RequestFacts request={request} />

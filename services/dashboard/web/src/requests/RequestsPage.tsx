@@ -6,7 +6,7 @@ import { useToast } from "../ui/toasts.tsx";
 import { usePageTitle } from "../ui/use-page-title.ts";
 import { RequestRow } from "./RequestRow.tsx";
 
-/** Every rank and pairwise request of the account, newest first, 50 at a time. */
+/** Every rank, rank-across-audiences and pairwise request of the account, newest first, 50 at a time. */
 export function RequestsPage() {
   usePageTitle("Requests");
   const notify = useToast();
@@ -36,10 +36,10 @@ export function RequestsPage() {
         <h1>Requests</h1>
         {rows && rows.length > 0 && <button type="button" className="secondary" onClick={() => void load(null)} disabled={busy}>Refresh</button>}
       </div>
-      <p className="muted lead">Every rank and pairwise call of this account, from any key, newest first. Open one to see its result, which the API keeps for {retentionDays} days.</p>
+      <p className="muted lead">Every rank, rank-across-audiences and pairwise call of this account, from any key, newest first. Open one to see its result, which the API keeps for {retentionDays} days.</p>
       {rows && rows.length === 0 && (
         <EmptyState title="No requests yet" testId="requests-empty">
-          <p>Each call to <code>POST /api/v1/rank</code> or <code>POST /api/v1/pairwise</code> shows up here with its state, its progress and its result, whichever key made it, the <Link to="/playground">playground</Link>'s too.</p>
+          <p>Each call to <code>POST /api/v1/rank</code>, <code>POST /api/v1/rank/audiences</code> or <code>POST /api/v1/pairwise</code> shows up here with its state, its progress and its result, whichever key made it, the <Link to="/playground">playground</Link>'s too.</p>
           <p>Add <code>"async": true</code> to a call and the API answers <code>202 Accepted</code> at once: follow the request here, fetch its result with <code>GET /api/v1/requests/&#123;request_id&#125;</code>, or have it sent to your <Link to="/webhooks">webhook</Link>.</p>
           <p className="muted">Calls need an <Link to="/keys">API key</Link>.</p>
         </EmptyState>

@@ -1,4 +1,7 @@
-import type { Progress } from "../api.ts";
+import type { Progress, RequestOperation } from "../api.ts";
+
+/** What the history and a request's page call each operation. */
+export const OPERATION_TITLES: Record<RequestOperation, string> = { rank: "Rank", rank_audiences: "Rank across audiences", pairwise: "Pairwise" };
 
 /** "8 of 8 assets", "1 of 1 pair": how far a request got, in the unit it is billed by. */
 export function progressText(p: Progress): string {
