@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { CalibrationQuery, CreateAudienceRequest, PairwiseRequest, RankRequest, RecordOutcomesRequest } from "@adrank/contracts";
-import { AudienceList, CalibrationResponse, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankResponse, RecordOutcomesResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
+import type { AudienceItem, CalibrationQuery, CreateAudienceRequest, PairwiseRequest, RankAudiencesRequest, RankRequest, RecordOutcomesRequest } from "@adrank/contracts";
+import { AudienceList, CalibrationResponse, IDEMPOTENCY_KEY_HEADER, PairwiseResponse, RankAudiencesResponse, RankResponse, RecordOutcomesResponse, RequestStatus, SavedAudience } from "@adrank/contracts";
 import { errorFromResponse, parseRetryAfter } from "./error-from-response.ts";
 import { cleartextKeyProblem } from "./cleartext-key.ts";
 import { AdRankError, ConnectionError, TimeoutError, UnexpectedResponseError } from "./errors.ts";
@@ -44,7 +44,7 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-/** Options of a rank or pairwise call: the POSTs that run (and bill) work. */
+/** Options of a rank, pairwise or rankAcrossAudiences call: the POSTs that run (and bill) work. */
 export interface IdempotentCallOptions extends CallOptions {
   /**
    * Sent as `Idempotency-Key` (1 to 255 visible ASCII characters; a UUID is a good choice).
@@ -55,7 +55,7 @@ export interface IdempotentCallOptions extends CallOptions {
   idempotencyKey?: string;
 }
 
-/** Options of `rankAsync` and `pairwiseAsync`. */
+/** Options of `rankAsync`, `pairwiseAsync` and `rankAcrossAudiencesAsync`. */
 export interface AsyncCallOptions extends IdempotentCallOptions {
   /** Sent as `webhook_url` (https, public): the result is POSTed there, signed, when the request finishes. */
   webhookUrl?: string;
@@ -79,6 +79,10 @@ export interface ApiResult<T> {
 
 export type RankInput = z.input<typeof RankRequest>;
 export type PairwiseInput = z.input<typeof PairwiseRequest>;
+/** The body of `rankAcrossAudiences`: the assets once, and 2 to 5 audiences. */
+export type RankAudiencesInput = z.input<typeof RankAudiencesRequest>;
+/** One audience of `rankAcrossAudiences`: `{ audience_id }` of a saved one, or an inline `{ name, description?, demographics? }`. */
+export type AudienceItemInput = z.input<typeof AudienceItem>;
 export type CreateAudienceInput = z.input<typeof CreateAudienceRequest>;
 export type RecordOutcomesInput = z.input<typeof RecordOutcomesRequest>;
 export type CalibrationQueryInput = z.input<typeof CalibrationQuery>;
@@ -221,10 +225,21 @@ export function createClient(options: ClientOptions) {
     /** POST /api/v1/pairwise: 1 to 10 pairs, each judged by a panel of five blinded voters. */
     pairwise: async (request: PairwiseInput, callOptions?: IdempotentCallOptions) =>
       call({ method: "POST", path: "/api/v1/pairwise", body: synchronous("pairwise", request), idempotent: true, read: withSchema(PairwiseResponse) }, callOptions),
+    /**
+     * POST /api/v1/rank/audiences: one set of 1 to 20 creatives ranked for 2 to 5 audiences.
+     * `by_audience` holds, per audience, exactly the ranking `rank` would answer for it alone;
+     * `comparison`, `reversals` and `audience_sensitivity` say where the audiences disagree
+     * (and where a persona made no difference). Idempotent like `rank`.
+     */
+    rankAcrossAudiences: async (request: RankAudiencesInput, callOptions?: IdempotentCallOptions) =>
+      call({ method: "POST", path: "/api/v1/rank/audiences", body: synchronous("rankAcrossAudiences", request), idempotent: true, read: withSchema(RankAudiencesResponse) }, callOptions),
     /** POST /api/v1/rank with `async: true`: 202 at once with the request's status; then `waitForResult` or `getRequest`. */
     rankAsync: (request: RankInput, callOptions: AsyncCallOptions = {}) => call({ method: "POST", path: "/api/v1/rank", body: asynchronous(request, callOptions), idempotent: true, read: accepted }, callOptions),
     /** POST /api/v1/pairwise with `async: true`: 202 at once with the request's status. */
     pairwiseAsync: (request: PairwiseInput, callOptions: AsyncCallOptions = {}) => call({ method: "POST", path: "/api/v1/pairwise", body: asynchronous(request, callOptions), idempotent: true, read: accepted }, callOptions),
+    /** POST /api/v1/rank/audiences with `async: true`: 202 at once with the request's status (`operation: "rank_audiences"`, progress counted per asset and audience). */
+    rankAcrossAudiencesAsync: (request: RankAudiencesInput, callOptions: AsyncCallOptions = {}) =>
+      call({ method: "POST", path: "/api/v1/rank/audiences", body: asynchronous(request, callOptions), idempotent: true, read: accepted }, callOptions),
     /**
      * GET /api/v1/requests/{request_id}: the result of a succeeded request (`operation` says
      * which), else its status, `running` or `failed`. An unknown id is a `NotFoundError`.
@@ -232,7 +247,7 @@ export function createClient(options: ClientOptions) {
     getRequest,
     /**
      * Looks at an asynchronous request until it finishes and resolves its result (a rank result
-     * has `ranked`, a pairwise one `pairs`). Rejects with `RequestFailedError` when it failed and
+     * has `ranked`, a pairwise one `pairs`, a rankAcrossAudiences one `by_audience`). Rejects with `RequestFailedError` when it failed and
      * `TimeoutError` after `timeoutMs` (default 10 min), the request still running on the server.
      */
     waitForResult: (requestId: string, waitOptions?: WaitOptions) => waitForResult(getRequest, requestId, waitOptions),

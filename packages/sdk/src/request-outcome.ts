@@ -1,7 +1,7 @@
-import { PairwiseResponse, RankResponse, RequestStatus } from "@adrank/contracts";
+import { PairwiseResponse, RankAudiencesResponse, RankResponse, RequestStatus } from "@adrank/contracts";
 import { UnexpectedResponseError } from "./errors.ts";
 import { parseResponse } from "./parse-response.ts";
-import type { PairwiseResponse as PairwiseResult, RankResponse as RankResult, RequestStatus as Status } from "./types.ts";
+import type { PairwiseResponse as PairwiseResult, RankAudiencesResponse as RankAudiencesResult, RankResponse as RankResult, RequestStatus as Status } from "./types.ts";
 
 /**
  * What GET /api/v1/requests/{id} says about a request: its result once it succeeded (the same
@@ -10,6 +10,7 @@ import type { PairwiseResponse as PairwiseResult, RankResponse as RankResult, Re
 export type RequestOutcome =
   | { status: "succeeded"; operation: "rank"; result: RankResult }
   | { status: "succeeded"; operation: "pairwise"; result: PairwiseResult }
+  | { status: "succeeded"; operation: "rank_audiences"; result: RankAudiencesResult }
   | { status: "running"; request: Status }
   | { status: "failed"; request: Status };
 
@@ -18,7 +19,8 @@ const has = (body: unknown, key: string) => typeof body === "object" && body !==
 /**
  * The outcome a 2xx of GET /api/v1/requests/{id} carries. A status body says `object:
  * "request"`; a result is told apart by its shape (a rank result has `ranked`, a pairwise one
- * `pairs`), since the server answers it byte for byte as the POST did.
+ * `pairs`, a rankAcrossAudiences one `by_audience`), since the server answers it byte for byte
+ * as the POST did.
  */
 export function requestOutcomeOf(httpStatus: number, requestId: string | null, body: unknown): RequestOutcome {
   if (has(body, "object")) {
@@ -28,5 +30,6 @@ export function requestOutcomeOf(httpStatus: number, requestId: string | null, b
   }
   if (has(body, "ranked")) return { status: "succeeded", operation: "rank", result: parseResponse(RankResponse, httpStatus, requestId, body) };
   if (has(body, "pairs")) return { status: "succeeded", operation: "pairwise", result: parseResponse(PairwiseResponse, httpStatus, requestId, body) };
-  throw new UnexpectedResponseError(`The ${httpStatus} response is neither a request status nor a rank or pairwise result.`, { status: httpStatus, requestId, body });
+  if (has(body, "by_audience")) return { status: "succeeded", operation: "rank_audiences", result: parseResponse(RankAudiencesResponse, httpStatus, requestId, body) };
+  throw new UnexpectedResponseError(`The ${httpStatus} response is neither a request status nor a rank, pairwise or rank-audiences result.`, { status: httpStatus, requestId, body });
 }

@@ -1,6 +1,10 @@
 import type { z } from "zod";
 import type {
   AnswerWarning as AnswerWarningSchema,
+  AssetComparison as AssetComparisonSchema,
+  AudienceRanking as AudienceRankingSchema,
+  AudienceScore as AudienceScoreSchema,
+  AudienceSensitivity as AudienceSensitivitySchema,
   AudienceList as AudienceListSchema,
   CalibrationGroup as CalibrationGroupSchema,
   CalibrationResponse as CalibrationResponseSchema,
@@ -9,12 +13,15 @@ import type {
   MetricCalibration as MetricCalibrationSchema,
   ModelReceipt as ModelReceiptSchema,
   PairwiseResponse as PairwiseResponseSchema,
+  RankAudiencesResponse as RankAudiencesResponseSchema,
+  RankAudiencesSummary as RankAudiencesSummarySchema,
   RankResponse as RankResponseSchema,
   RankUncertainty as RankUncertaintySchema,
   RecordedOutcome as RecordedOutcomeSchema,
   RecordOutcomesResponse as RecordOutcomesResponseSchema,
   ReliabilityBin as ReliabilityBinSchema,
   RequestStatus as RequestStatusSchema,
+  Reversal as ReversalSchema,
   SavedAudience as SavedAudienceSchema,
   WinProbability as WinProbabilitySchema,
 } from "@adrank/contracts";
@@ -23,8 +30,24 @@ import type {
 export type RankResponse = z.infer<typeof RankResponseSchema>;
 export type PairwiseResponse = z.infer<typeof PairwiseResponseSchema>;
 export type SavedAudience = z.infer<typeof SavedAudienceSchema>;
+
+// Audiences side by side (`rankAcrossAudiences`).
+/** What `rankAcrossAudiences` answers: one ranking per audience, and where they disagree. */
+export type RankAudiencesResponse = z.infer<typeof RankAudiencesResponseSchema>;
+/** One audience's complete ranking (`by_audience[]`): what `rank` answers for that audience alone, without its own request_id. */
+export type AudienceRanking = z.infer<typeof AudienceRankingSchema>;
+/** One asset across the audiences (`comparison[]`): its score and rank under each, the spread, the best and worst audience. */
+export type AssetComparison = z.infer<typeof AssetComparisonSchema>;
+/** An asset's score and rank under one audience (`comparison[].scores[]`); null figures where it failed for that audience. */
+export type AudienceScore = z.infer<typeof AudienceScoreSchema>;
+/** Two assets whose order flips between two audiences, each order beyond the repetitions' noise (`reversals[]`). */
+export type Reversal = z.infer<typeof ReversalSchema>;
+/** How far two audiences' rankings agree (`audience_sensitivity[]`), and whether the personas made no difference. */
+export type AudienceSensitivity = z.infer<typeof AudienceSensitivitySchema>;
+/** The summary of a `rankAcrossAudiences` answer: counts and credits summed over the audiences, every model, the warnings once. */
+export type RankAudiencesSummary = z.infer<typeof RankAudiencesSummarySchema>;
 export type AudienceList = z.infer<typeof AudienceListSchema>;
-/** An asynchronous request's state: the 202 of `rankAsync`/`pairwiseAsync`, and `getRequest` while it runs or after it failed. */
+/** An asynchronous request's state: the 202 of `rankAsync`/`pairwiseAsync`/`rankAcrossAudiencesAsync`, and `getRequest` while it runs or after it failed. */
 export type RequestStatus = z.infer<typeof RequestStatusSchema>;
 /** What `outcomes.record` answers: counts of what changed, and every outcome in the order sent. */
 export type RecordOutcomesResponse = z.infer<typeof RecordOutcomesResponseSchema>;

@@ -1,7 +1,7 @@
 import { RequestFailedError, TimeoutError } from "./errors.ts";
 import type { RequestOutcome } from "./request-outcome.ts";
 import { sleep } from "./sleep.ts";
-import type { PairwiseResponse, RankResponse, RequestStatus } from "./types.ts";
+import type { PairwiseResponse, RankAudiencesResponse, RankResponse, RequestStatus } from "./types.ts";
 
 export interface WaitOptions {
   /** Time between two looks at the request; a longer `Retry-After` from the server wins. Default 1000. */
@@ -14,8 +14,8 @@ export interface WaitOptions {
   onProgress?: (status: RequestStatus) => void;
 }
 
-/** What a finished asynchronous request answers: a rank result has `ranked`, a pairwise one `pairs`. */
-export type RequestResult = RankResponse | PairwiseResponse;
+/** What a finished asynchronous request answers: a rank result has `ranked`, a pairwise one `pairs`, a rankAcrossAudiences one `by_audience`. */
+export type RequestResult = RankResponse | PairwiseResponse | RankAudiencesResponse;
 
 /** The one call the wait needs: a look at the request, with the server's `Retry-After` (seconds). */
 export type LookAtRequest = (requestId: string, options: { signal: AbortSignal }) => Promise<{ data: RequestOutcome; retryAfter: number | null }>;
