@@ -2,7 +2,7 @@ import type { RankResponse } from "@adrank/sdk";
 import { escapeHtml as escape } from "./eval/html/escape.ts";
 import { HTML_RECEIPT_STYLE, htmlReceipt } from "./html-receipt.ts";
 import { HTML_WARNINGS_STYLE, htmlWarnings } from "./html-warnings.ts";
-import { modelsNote } from "./models-note.ts";
+import { modelsNote, type ModelsUsed } from "./models-note.ts";
 import { fixed, signedFixed } from "./number-format.ts";
 import { percent } from "./percent.ts";
 import { counted, nounFor } from "./plural.ts";
@@ -11,7 +11,7 @@ import { TOO_CLOSE_BAND } from "./too-close.ts";
 const TOO_CLOSE_TITLE = `The chance it outranks the next is ${TOO_CLOSE_BAND}: it and the image ranked below it are a coin toss.`;
 
 /** The voter models of the refined pair behind a panel outcome, from its votes (seats may differ). */
-function panelModels(response: RankResponse, winner: string, loser: string): string[] {
+function panelModels(response: Pick<RankResponse, "summary">, winner: string, loser: string): string[] {
   const pair = response.summary.close_pair_refinement?.results?.find((p) => (p.aId === winner && p.bId === loser) || (p.aId === loser && p.bId === winner));
   if (!pair) return [];
   const models = pair.votes.map((v) => v.model).filter((m): m is string => typeof m === "string" && m !== "");
@@ -25,14 +25,15 @@ function nextCall(r: RankResponse["ranked"][number]): string {
   return `<p class="next">${percent(r.p_above_next)} chance it truly outranks #${r.rank + 1}${marker}</p>`;
 }
 
+/** The images as the report shows them: each by its file name, as a data URI. */
+export type ReportImages = Array<{ name: string; dataUri: string }>;
+
 /**
- * A self-contained HTML page of a ranking: thumbnails (the images themselves, as data
- * URIs), score bars, confidence, copy lift, the chance each outranks the next (marked when too
- * close to call), panel outcome and rationale, the answer's warnings, the models that answered,
- * a "Simulated" badge when the offline sim model was one of them, and, collapsed, how the answer
- * was produced. Every text is escaped; fields an older server does not send are left out.
+ * One ranking's cards: thumbnails (the images themselves, as data URIs), score bars,
+ * confidence, copy lift, the chance each outranks the next (marked when too close to call),
+ * panel outcome and rationale, then the images that failed. Every text is escaped.
  */
-export function htmlReport(response: RankResponse, images: Array<{ name: string; dataUri: string }>, title: string): string {
+export function rankingCards(response: Pick<RankResponse, "ranked" | "errors" | "summary">, images: ReportImages): string {
   const imageOf = (assetId: string | null) => images.find((i) => i.name === assetId);
   const cards = response.ranked.map((r) => {
     const image = imageOf(r.asset_id);
@@ -48,12 +49,11 @@ export function htmlReport(response: RankResponse, images: Array<{ name: string;
 <div class="bar"><span style="width:${(((r.score - 1) / 4) * 100).toFixed(1)}%"></span></div><p class="score">${fixed(r.score, 2)} / 5 · ${escape(r.confidence)} confidence</p>${nextCall(r)}${lift}${panel}<p class="why">${escape(r.rationale)}</p></article>`;
   });
   const failed = response.errors.map((e) => `<li>${escape(e.asset_id ?? e.asset_url.slice(0, 80))}: ${escape(e.error)}</li>`).join("");
-  const s = response.summary;
-  const note = modelsNote(s.models, "scores");
-  const badge = note.warning ? ` <span class="sim">Simulated</span>` : "";
-  const warning = note.warning ? `<p class="sim-note">${escape(note.warning.replace(/^SIMULATED: (.)/, (_, c: string) => c.toUpperCase()))}</p>` : "";
-  const models = note.line ? `<p class="models">${escape(note.line)}</p>` : "";
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+  return `<main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}`;
+}
+
+/** The report's head: its title, a policy that lets it load nothing from anywhere, and its styles. */
+export const reportHead = (title: string, extraStyle = ""): string => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
 <style>body{font:15px system-ui,sans-serif;margin:2rem;color:#1d1d1f}main{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:1rem}
 article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}img{width:100%;border-radius:6px;background:#f4f4f4}
@@ -63,8 +63,29 @@ article{border:1px solid #ddd;border-radius:10px;padding:1rem;position:relative}
 .sim-note{background:#fff6d6;border-left:4px solid #ffb800;padding:.5rem .75rem}.models{color:#666;font-size:.85rem}
 .next{margin:.4rem 0}.too-close{display:inline-block;background:#fde8e6;color:#9b1f17;border:1px solid #e3a59f;border-radius:6px;padding:0 .45rem;font-size:.8rem;font-weight:600;cursor:help}
 ${HTML_WARNINGS_STYLE}
-${HTML_RECEIPT_STYLE}</style></head>
-<body><h1>${escape(title)}${badge}</h1>${warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models}${htmlWarnings(s.warnings, s.models)}
-<main>${cards.join("\n")}</main>${failed ? `<h2>Failed</h2><ul>${failed}</ul>` : ""}${htmlReceipt(s.method)}</body></html>
+${HTML_RECEIPT_STYLE}${extraStyle}</style></head>`;
+
+/** The "Simulated" badge for the title, the note saying what that means, and the line naming the models; each "" when there is nothing to say. */
+export function modelsHtml(models: ModelsUsed | undefined): { badge: string; warning: string; line: string } {
+  const note = modelsNote(models, "scores");
+  return {
+    badge: note.warning ? ` <span class="sim">Simulated</span>` : "",
+    warning: note.warning ? `<p class="sim-note">${escape(note.warning.replace(/^SIMULATED: (.)/, (_, c: string) => c.toUpperCase()))}</p>` : "",
+    line: note.line ? `<p class="models">${escape(note.line)}</p>` : "",
+  };
+}
+
+/**
+ * A self-contained HTML page of a ranking: its cards (see rankingCards), the answer's warnings,
+ * the models that answered, a "Simulated" badge when the offline sim model was one of them, and,
+ * collapsed, how the answer was produced. Every text is escaped; fields an older server does not
+ * send are left out.
+ */
+export function htmlReport(response: RankResponse, images: ReportImages, title: string): string {
+  const s = response.summary;
+  const models = modelsHtml(s.models);
+  return `${reportHead(title)}
+<body><h1>${escape(title)}${models.badge}</h1>${models.warning}<p>Goal ${escape(s.goal)} · audience ${escape(s.audience)} · ${s.assets_ranked} ranked · ${counted(s.credits_used, "credit")}. Scores are relative within this batch, not forecasts.</p>${models.line}${htmlWarnings(s.warnings, s.models)}
+${rankingCards(response, images)}${htmlReceipt(s.method)}</body></html>
 `;
 }

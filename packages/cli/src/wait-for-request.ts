@@ -11,10 +11,10 @@ export interface ProgressDisplay {
  * display each time the count moves. Ctrl-C stops the waiting, not the request: the error
  * it ends with says how to fetch the result later, which is paid for either way.
  */
-export async function waitForRequest(client: AdRankClient, request: Pick<RequestStatus, "request_id" | "progress">, progress: ProgressDisplay, pollIntervalMs?: number): Promise<RequestResult> {
+export async function waitForRequest(client: AdRankClient, request: Pick<RequestStatus, "request_id" | "progress"> & Partial<Pick<RequestStatus, "operation">>, progress: ProgressDisplay, pollIntervalMs?: number): Promise<RequestResult> {
   const id = request.request_id;
   let shown = "";
-  const show = (status: Pick<RequestStatus, "progress">) => {
+  const show = (status: Pick<RequestStatus, "progress"> & Partial<Pick<RequestStatus, "operation">>) => {
     const note = progressNote(status);
     if (note === shown) return;
     shown = note;

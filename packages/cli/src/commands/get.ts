@@ -11,9 +11,11 @@ import { waitForRequest } from "../wait-for-request.ts";
 
 export const GET_HELP = `adrank get <request id> [--wait] [--json]
 
-Fetches a rank or pairwise request by its id (the one rank --async and pairwise --async print;
-kept 30 days). A finished request prints as rank or pairwise print their result; one still
-running prints "Request <id> is still running: 3 of 8 assets done." and exits 0, or with --wait
+Fetches a rank, rank-across-audiences or pairwise request by its id (the one rank --async and
+pairwise --async print; kept 30 days). A finished request prints as rank or pairwise print their
+result (a ranking for several audiences as its matrix); one still running prints "Request <id> is
+still running: 3 of 8 assets done." (for several audiences, "4 of 9 scorings": one asset for one
+audience) and exits 0, or with --wait
 waits for it, showing progress on stderr, then prints the result. A request that failed prints
 why, and an unknown id says so; both exit 1.
 
