@@ -10,7 +10,7 @@ import { createClient, type RetryPolicy } from "@adrank/sdk";
 import { evalResultOf } from "../src/eval/assemble-result.ts";
 import type { EvalDataset, EvalGroupKey, OutcomeRow, PairRow } from "../src/eval/dataset.ts";
 import { figuresTable } from "../src/eval/figures-table.ts";
-import { chunked, planOf } from "../src/eval/plan.ts";
+import { chunked, planOf, type EvalPlan, type PlannedRequest } from "../src/eval/plan.ts";
 import { runEval } from "../src/eval/run.ts";
 import { requestKeyOf, type EvalSettings } from "../src/eval/run-settings.ts";
 import { newState, readState, statePathOf, writeState, type EvalState } from "../src/eval/state.ts";
@@ -191,7 +191,7 @@ const NO_RETRY: Partial<RetryPolicy> = { maxRetries: 0 };
 async function run(dataset: EvalDataset, state: EvalState | null = null, opts: { retry?: Partial<RetryPolicy>; recordMetric?: string } = {}) {
   const plan = planOf(dataset);
   const statePath = statePathOf(join(dir, "ads.eval.json"));
-  const s = state ?? newState(dataset.sha256, { ...SETTINGS, base_url: baseUrl }, plan.requests.length);
+  const s = state ?? newState(dataset.sha256, { ...SETTINGS, base_url: baseUrl }, plan);
   const err = sink();
   const report = await runEval({ plan, state: s, statePath, recordMetric: opts.recordMetric ?? null }, { clientOf: (onRetry) => createClient({ apiKey: KEY, baseUrl, onRetry }), err: err.stream, retry: opts.retry ?? NO_RETRY });
   const result = evalResultOf(dataset, plan, report.finished, { base_url: baseUrl, refine: true, metric: "ctr", started_at: s.started_at, finished_at: new Date().toISOString() });
@@ -211,14 +211,14 @@ describe("planning: groups and requests", () => {
     const rows = [...outcomeRows("s", Array.from({ length: 25 }, (_, i) => i), spring), ...outcomeRows("f", [1, 2, 3], group("fall", "scroll-stopping")), ...outcomeRows("t", [4, 5], group("spring", "purchase-intent", { id: "aud_1" }))];
     const plan = planOf(outcomesDataset(rows));
     expect(plan.groups.map((g) => g.label)).toEqual(["spring / Runners / purchase-intent", "fall / Runners / scroll-stopping", "spring / aud_1 / purchase-intent"]);
-    expect(plan.requests.map((r) => [r.index, r.group, r.rows.length])).toEqual([
+    expect(plan.requests.map((r) => (r.kind === "rank" ? [r.index, r.group, r.rows.length] : r.kind))).toEqual([
       [0, 0, 13],
       [1, 0, 12],
       [2, 1, 3],
       [3, 2, 2],
     ]);
     // Dealt in file order: a file sorted by outcome does not put its best rows in one ranking.
-    const ids = (i: number) => (plan.requests[i]!.rows as OutcomeRow[]).slice(0, 3).map((r) => r.id);
+    const ids = (i: number) => (plan.requests[i] as Extract<PlannedRequest, { kind: "rank" }>).rows.slice(0, 3).map((r) => r.id);
     expect(ids(0)).toEqual(["s-1", "s-3", "s-5"]);
     expect(ids(1)).toEqual(["s-2", "s-4", "s-6"]);
     // The same dataset, the same plan.
@@ -228,7 +228,7 @@ describe("planning: groups and requests", () => {
   it("sends labelled pairs ten to a request, per group", () => {
     const rows = [...pairRows(23, group("spring"), () => "a"), ...pairRows(4, group("fall"), () => "b", 40)];
     const dataset: EvalDataset = { path: "pairs.csv", sha256: "ab", format: "csv", kind: "pairs", rows };
-    expect(planOf(dataset).requests.map((r) => [r.kind, r.group, r.rows.length])).toEqual([
+    expect(planOf(dataset).requests.map((r) => (r.kind === "pairwise" ? [r.kind, r.group, r.rows.length] : r.kind))).toEqual([
       ["pairwise", 0, 8],
       ["pairwise", 0, 8],
       ["pairwise", 0, 7],
@@ -251,23 +251,27 @@ describe("idempotency keys", () => {
 describe("the resume file", () => {
   const statePath = () => join(dir, "ads.eval.json.state.json");
 
+  /** The plan of n one-row groups: n rank requests. */
+  const planOfRequests = (n: number): EvalPlan => planOf(outcomesDataset(Array.from({ length: n }, (_, i) => outcomeRows(`c${i}`, [1], group(`c${i}`), 2 + i)[0]!)));
+  const three = planOfRequests(3);
+
   it("is used again only for the same dataset, settings and plan, and says why not otherwise", async () => {
-    const state = newState("sha-1", SETTINGS, 3);
+    const state = newState("sha-1", SETTINGS, three);
     await writeState(statePath(), state);
-    expect(await readState(statePath(), "sha-1", { ...SETTINGS }, 3)).toEqual({ state, note: null });
-    expect((await readState(statePath(), "sha-2", SETTINGS, 3)).note).toMatch(/another version of the dataset/);
-    const other = await readState(statePath(), "sha-1", { ...SETTINGS, platform: "tiktok", refine: false }, 3);
+    expect(await readState(statePath(), "sha-1", { ...SETTINGS }, three)).toEqual({ state, note: null });
+    expect((await readState(statePath(), "sha-2", SETTINGS, three)).note).toMatch(/another version of the dataset/);
+    const other = await readState(statePath(), "sha-1", { ...SETTINGS, platform: "tiktok", refine: false }, three);
     expect(other).toEqual({ state: null, note: `ignoring ${statePath()}: it was run with other settings (platform, refine); starting afresh` });
-    expect((await readState(statePath(), "sha-1", { ...SETTINGS, audience: { name: "Runners", description: "Trail" } }, 3)).note).toMatch(/other settings \(audience\)/);
-    expect((await readState(statePath(), "sha-1", SETTINGS, 4)).note).toMatch(/planned 3 requests, this run 4/);
-    expect(await readState(join(dir, "none.json"), "sha-1", SETTINGS, 3)).toEqual({ state: null, note: null });
+    expect((await readState(statePath(), "sha-1", { ...SETTINGS, audience: { name: "Runners", description: "Trail" } }, three)).note).toMatch(/other settings \(audience\)/);
+    expect((await readState(statePath(), "sha-1", SETTINGS, planOfRequests(4))).note).toMatch(/planned 3 requests, this run 4/);
+    expect(await readState(join(dir, "none.json"), "sha-1", SETTINGS, three)).toEqual({ state: null, note: null });
     await writeFile(statePath(), "{ half a fi");
-    expect((await readState(statePath(), "sha-1", SETTINGS, 3)).note).toMatch(/not a state file/);
+    expect((await readState(statePath(), "sha-1", SETTINGS, three)).note).toMatch(/not a state file/);
   });
 
   it("is replaced whole: no temporary file is left beside it", async () => {
-    await writeState(statePath(), newState("sha-1", SETTINGS, 1));
-    await writeState(statePath(), newState("sha-1", SETTINGS, 2));
+    await writeState(statePath(), newState("sha-1", SETTINGS, planOfRequests(1)));
+    await writeState(statePath(), newState("sha-1", SETTINGS, planOfRequests(2)));
     expect(await readdir(dir)).toEqual(["ads.eval.json.state.json"]);
     expect(JSON.parse(await readFile(statePath(), "utf8")).requests).toBe(2);
   });
@@ -377,7 +381,7 @@ describe("resuming", () => {
 
     rules.fault = undefined;
     sent = [];
-    const { state } = await readState(statePath, dataset.sha256, { ...SETTINGS, base_url: baseUrl }, 3);
+    const { state } = await readState(statePath, dataset.sha256, { ...SETTINGS, base_url: baseUrl }, planOf(dataset));
     expect(state).not.toBeNull();
     const resumed = await run(dataset, state);
     // Request 1 is not sent again; request 2 is, with its key, and is answered from the store.

@@ -17,7 +17,12 @@ b), and the same optional group columns.
 
 Each group (campaign, audience, goal) is ranked through the API; a group of more than ${LIMITS.assetsMax}
 creatives is dealt, in file order, into as few rankings of at most ${LIMITS.assetsMax} as hold it (row i to
-ranking i mod k), so its scores then come from several rankings. Labelled pairs go to the panel
+ranking i mod k), so its scores then come from several rankings. Groups that differ only by
+audience, over the same creatives (the same images with the same copy, whatever their ids), are
+ranked side by side in one request of up to ${LIMITS.audiencesMax} audiences (POST /api/v1/rank/audiences),
+split the same way for every audience: each audience gets the ranking it would get alone,
+billed per creative and audience as before. With --record-outcomes each audience is ranked
+alone, since outcomes are recorded against single-audience rankings. Labelled pairs go to the panel
 ${LIMITS.pairsMax} to a request. It prints, per group and pooled: n, Spearman rho with its 95 % bootstrap
 interval, Kendall tau-b, and pairwise agreement (raw scores → after close-pair refinement); for
 labelled pairs, how often the panel's winner is the labelled one. Then the models that answered

@@ -92,7 +92,8 @@ export async function evalCommand(args: string[], env: NodeJS.ProcessEnv, out: N
   const dataset = await readEvalDataset(datasetPath, { ...(values.goal ? { goal: values.goal } : {}), ...(audience ? { audience: "id" in audience ? { id: audience.id } : { name: audience.name } } : {}) });
   if (dataset.kind === "pairs" && values["record-outcomes"]) throw new UsageError(`--record-outcomes needs outcome rows; ${datasetPath} holds labelled pairs`);
   if (dataset.kind === "pairs" && values.metric !== undefined) throw new UsageError(`--metric names the outcome column; ${datasetPath} holds labelled pairs`);
-  const plan = planOf(dataset);
+  // POST /api/v1/outcomes records against rank requests only: recording ranks each audience alone.
+  const plan = planOf(dataset, { sideBySide: !values["record-outcomes"] });
   const settings: EvalSettings = {
     base_url: api.baseUrl,
     goal: values.goal ?? null,
@@ -103,10 +104,10 @@ export async function evalCommand(args: string[], env: NodeJS.ProcessEnv, out: N
   };
 
   const statePath = statePathOf(outPath);
-  const earlier = values.fresh ? { state: null, note: null } : await readState(statePath, dataset.sha256, settings, plan.requests.length);
+  const earlier = values.fresh ? { state: null, note: null } : await readState(statePath, dataset.sha256, settings, plan);
   if (earlier.note) err.write(`${earlier.note}\n`);
   if (values.fresh && (await stat(statePath).catch(() => null))) err.write(`--fresh: starting over; the earlier run's answers in ${statePath} are dropped\n`);
-  const state = earlier.state ?? newState(dataset.sha256, settings, plan.requests.length);
+  const state = earlier.state ?? newState(dataset.sha256, settings, plan);
   const creditsBefore = state.done.reduce((sum, f) => sum + f.credits_used, 0);
   if (earlier.state) err.write(`resuming: ${state.done.length} of ${counted(plan.requests.length, "request")} already done (${counted(creditsBefore, "credit")}), from ${statePath}\n`);
 

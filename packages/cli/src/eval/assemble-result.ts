@@ -1,7 +1,7 @@
 import { figuresOf, shareEstimate, type ScoredOutcome } from "@adrank/eval-stats";
-import type { EvalDataset } from "./dataset.ts";
+import type { EvalDataset, OutcomeRow } from "./dataset.ts";
 import type { EvalFailure, EvalGroup, EvalPoint, EvalResult, LabelledPairResult, ModelsUsed, PairsSection } from "./eval-result.ts";
-import type { FinishedPanels, FinishedRanking, FinishedRequest } from "./finished-request.ts";
+import type { FinishedPanels, FinishedRequest, RankingScores } from "./finished-request.ts";
 import type { EvalPlan } from "./plan.ts";
 
 export interface RunFacts {
@@ -23,6 +23,28 @@ const audienceText = (audience: { name: string } | { id: string }) => ("id" in a
 
 const pointsOf = (points: readonly EvalPoint[], stratum: string): ScoredOutcome[] => points.map((p) => ({ stratum, score: p.score, rawScore: p.score_before_refine, outcome: p.outcome }));
 
+/**
+ * Every answered ranking of group g with the group's rows it scored: its own rank requests, and
+ * its audience's ranking in each side-by-side request it was part of.
+ */
+interface GroupRanking {
+  rows: OutcomeRow[];
+  request_id: string;
+  ranking: RankingScores;
+}
+
+function rankingsOf(plan: EvalPlan, finished: ReadonlyMap<number, FinishedRequest>, g: number): GroupRanking[] {
+  return plan.requests.flatMap((request): GroupRanking[] => {
+    const answer = finished.get(request.index);
+    if (!answer) return [];
+    if (request.kind === "rank" && request.group === g && answer.kind === "rank") return [{ rows: request.rows, request_id: answer.request_id, ranking: answer }];
+    if (request.kind !== "rank-audiences" || answer.kind !== "rank-audiences") return [];
+    const j = request.audiences.findIndex((a) => a.group === g);
+    const ranking = answer.by_audience.find((a) => a.group === g);
+    return j < 0 || !ranking ? [] : [{ rows: request.audiences[j]!.rows, request_id: answer.request_id, ranking }];
+  });
+}
+
 function outcomesSection(plan: EvalPlan, finished: ReadonlyMap<number, FinishedRequest>, refine: boolean): NonNullable<EvalResult["outcomes"]> {
   const groups: EvalGroup[] = [];
   const failed: EvalFailure[] = [];
@@ -30,16 +52,13 @@ function outcomesSection(plan: EvalPlan, finished: ReadonlyMap<number, FinishedR
   plan.groups.forEach((group, g) => {
     const points: Array<{ line: number; point: EvalPoint }> = [];
     const requestIds: string[] = [];
-    for (const request of plan.requests) {
-      if (request.group !== g || request.kind !== "rank") continue;
-      const answer = finished.get(request.index) as FinishedRanking | undefined;
-      if (!answer) continue;
-      requestIds.push(answer.request_id);
-      const scores = new Map(answer.scores.map((s) => [s.id, s]));
-      const errors = new Map(answer.errors.map((e) => [e.id, e.error]));
-      for (const row of request.rows) {
+    for (const { rows, request_id, ranking } of rankingsOf(plan, finished, g)) {
+      requestIds.push(request_id);
+      const scores = new Map(ranking.scores.map((s) => [s.id, s]));
+      const errors = new Map(ranking.errors.map((e) => [e.id, e.error]));
+      for (const row of rows) {
         const s = scores.get(row.id);
-        if (s) points.push({ line: row.line, point: { id: row.id, image: row.image, outcome: row.outcome, score: s.score, score_before_refine: s.score_before_refine, request_id: answer.request_id } });
+        if (s) points.push({ line: row.line, point: { id: row.id, image: row.image, outcome: row.outcome, score: s.score, score_before_refine: s.score_before_refine, request_id } });
         // A creative the API could not score is a failure, never a point: its outcome has no score to meet.
         else failed.push({ id: row.id, image: row.image, error: errors.get(row.id) ?? "the response left it out" });
       }
@@ -60,7 +79,7 @@ function pairsSection(plan: EvalPlan, finished: ReadonlyMap<number, FinishedRequ
     let n = 0;
     const agrees: boolean[] = [];
     for (const request of plan.requests) {
-      if (request.group !== g || request.kind !== "pairwise") continue;
+      if (request.kind !== "pairwise" || request.group !== g) continue;
       const answer = finished.get(request.index) as FinishedPanels | undefined;
       if (!answer) continue;
       const byLine = new Map(answer.pairs.map((p) => [p.line, p]));

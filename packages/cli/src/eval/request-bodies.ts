@@ -1,7 +1,7 @@
-import type { PairwiseInput, RankInput } from "@adrank/sdk";
+import type { AudienceItemInput, PairwiseInput, RankAudiencesInput, RankInput } from "@adrank/sdk";
 import { readImageFile } from "../image-file.ts";
-import type { EvalGroupKey, ImageSource } from "./dataset.ts";
-import type { PlannedRequest } from "./plan.ts";
+import type { EvalGroupKey, ImageSource, OutcomeRow } from "./dataset.ts";
+import type { PlannedGroup, PlannedRequest } from "./plan.ts";
 import type { EvalSettings } from "./run-settings.ts";
 
 /** What the API gets for an image: a file as a data URI, an https URL as it is (the API fetches it). */
@@ -18,21 +18,41 @@ function audienceOf(key: EvalGroupKey, settings: EvalSettings): Pick<RankInput, 
   return { audience: { name: key.audience.name, ...(description ? { description } : {}) } };
 }
 
+/** The same audience as one item of a side-by-side request's `audiences`. */
+function audienceItemOf(key: EvalGroupKey, settings: EvalSettings): AudienceItemInput {
+  const { audience, audience_id } = audienceOf(key, settings);
+  return audience_id !== undefined ? { audience_id } : audience!;
+}
+
 /** The pair's id and its two sides' asset ids, named after the dataset line so votes read back to it. */
 export const pairIdsOf = (line: number) => ({ pair: `line-${line}`, a: `line-${line}-a`, b: `line-${line}-b` });
 
-/** The body of one planned request: each creative's asset id is its row id, so scores map back to rows. */
-export async function requestBodyOf(request: PlannedRequest, key: EvalGroupKey, settings: EvalSettings): Promise<{ kind: "rank"; body: RankInput } | { kind: "pairwise"; body: PairwiseInput }> {
-  const common = { ...audienceOf(key, settings), goal: key.goal as RankInput["goal"], ...(settings.platform ? { platform: settings.platform } : {}) };
-  if (request.kind === "rank") {
-    // One image at a time: a large group's files are not all held in memory at once.
-    const assets: RankInput["assets"] = [];
-    for (const row of request.rows) assets.push({ url: await imageUrlOf(row.source), id: row.id, ...(row.copy ? { copy_context: row.copy } : {}) });
-    return {
-      kind: "rank",
-      body: { assets, ...common, ...(settings.asset_type ? { asset_type: settings.asset_type as RankInput["asset_type"] } : {}), refine_close_pairs: settings.refine } as RankInput,
-    };
+/** The rows as assets, each under its row id; one image at a time, so a large group's files are not all held in memory at once. */
+async function assetsOf(rows: readonly OutcomeRow[]): Promise<RankInput["assets"]> {
+  const assets: RankInput["assets"] = [];
+  for (const row of rows) assets.push({ url: await imageUrlOf(row.source), id: row.id, ...(row.copy ? { copy_context: row.copy } : {}) });
+  return assets;
+}
+
+export type RequestBody = { kind: "rank"; body: RankInput } | { kind: "rank-audiences"; body: RankAudiencesInput } | { kind: "pairwise"; body: PairwiseInput };
+
+/**
+ * The body of one planned request: each creative's asset id is its row id, so scores map back
+ * to rows. A side-by-side request sends its first audience's rows; the other audiences' rows
+ * are the same creatives in the same order (see finishedAudienceRankings).
+ */
+export async function requestBodyOf(request: PlannedRequest, groups: readonly PlannedGroup[], settings: EvalSettings): Promise<RequestBody> {
+  const ranking = { ...(settings.platform ? { platform: settings.platform } : {}), ...(settings.asset_type ? { asset_type: settings.asset_type as RankInput["asset_type"] } : {}), refine_close_pairs: settings.refine };
+  if (request.kind === "rank-audiences") {
+    const first = request.audiences[0]!;
+    const audiences = request.audiences.map((a) => audienceItemOf(groups[a.group]!.key, settings));
+    // The audiences of one request share their campaign and goal (see sideBySideBatches).
+    const goal = groups[first.group]!.key.goal as RankAudiencesInput["goal"];
+    return { kind: "rank-audiences", body: { assets: await assetsOf(first.rows), audiences, goal, ...ranking } as RankAudiencesInput };
   }
+  const key = groups[request.group]!.key;
+  const common = { ...audienceOf(key, settings), goal: key.goal as RankInput["goal"], ...(settings.platform ? { platform: settings.platform } : {}) };
+  if (request.kind === "rank") return { kind: "rank", body: { assets: await assetsOf(request.rows), ...common, ...ranking } as RankInput };
   const pairs: PairwiseInput["pairs"] = [];
   // Voters are told what a creative is only when --asset-type says so.
   const type = settings.asset_type ? { asset_type: settings.asset_type as NonNullable<PairwiseInput["pairs"][number]["a"]["asset_type"]> } : {};

@@ -1,7 +1,7 @@
 import { ValidationError, type AdRankClient, type RetryEvent, type RetryPolicy } from "@adrank/sdk";
 import { counted, nounFor } from "../plural.ts";
 import { startProgress } from "../progress.ts";
-import { finishedPanels, finishedRanking, type FinishedRanking, type FinishedRequest } from "./finished-request.ts";
+import { finishedAudienceRankings, finishedPanels, finishedRanking, type FinishedRanking, type FinishedRequest } from "./finished-request.ts";
 import type { EvalPlan, PlannedRequest } from "./plan.ts";
 import { requestBodyOf } from "./request-bodies.ts";
 import { requestKeyOf } from "./run-settings.ts";
@@ -44,13 +44,25 @@ export interface EvalRunReport {
 /** The progress line's waiting note: "rate limited, waiting 12.0 s" or "retrying, waiting 1.0 s". */
 export const retryNote = (e: RetryEvent) => `${e.error.status === 429 ? "rate limited" : "retrying"}, waiting ${(e.delayMs / 1000).toFixed(1)} s`;
 
+/** Creatives scored so far, each audience's score of a creative counted apart (as the figures count them). */
+const scoredSoFar = (done: readonly FinishedRequest[]) =>
+  done.reduce((n, f) => n + (f.kind === "rank" ? f.scores.length : f.kind === "rank-audiences" ? f.by_audience.reduce((m, a) => m + a.scores.length, 0) : 0), 0);
+
 function requestLine(request: PlannedRequest, plan: EvalPlan, done: readonly FinishedRequest[]): string {
   const of = `request ${request.index + 1} of ${plan.requests.length}`;
-  const group = plan.groups[request.group]!.label;
-  if (request.kind === "rank") {
-    const scored = done.reduce((n, f) => n + (f.kind === "rank" ? f.scores.length : 0), 0);
-    return `${of}: ranking ${counted(request.rows.length, "creative")} of ${group} (${scored} ${nounFor(scored, "creative")} scored so far)`;
+  const scoredCount = scoredSoFar(done);
+  const scored = `(${scoredCount} ${nounFor(scoredCount, "creative")} scored so far)`;
+  if (request.kind === "rank-audiences") {
+    const keys = request.audiences.map((a) => plan.groups[a.group]!.key);
+    const { campaign, goal } = keys[0]!;
+    const audiences = keys.map((k) => ("id" in k.audience ? k.audience.id : k.audience.name)).join(", ");
+    // Billed per creative and audience: the line says how many evaluations the request is.
+    const assets = request.audiences[0]!.rows.length;
+    const evaluations = assets * request.audiences.length;
+    return `${of}: ranking ${counted(assets, "creative")} for ${request.audiences.length} audiences side by side (${counted(evaluations, "evaluation")}) of ${[campaign, goal].filter((p) => p !== null).join(" / ")}: ${audiences} ${scored}`;
   }
+  const group = plan.groups[request.group]!.label;
+  if (request.kind === "rank") return `${of}: ranking ${counted(request.rows.length, "creative")} of ${group} ${scored}`;
   const completed = done.reduce((n, f) => n + (f.kind === "pairwise" ? f.pairs.filter((p) => p.winner !== null).length : 0), 0);
   return `${of}: ${counted(request.rows.length, "labelled pair")} of ${group} to the panel (${completed} ${nounFor(completed, "panel")} completed so far)`;
 }
@@ -66,10 +78,11 @@ async function recordOutcomes(client: AdRankClient, request: Extract<PlannedRequ
 
 /** Sends one planned request with its run's Idempotency-Key, and keeps what its figures need. */
 async function send(client: AdRankClient, request: PlannedRequest, { plan, state }: EvalRunInput, retry: Partial<RetryPolicy>): Promise<FinishedRequest> {
-  const body = await requestBodyOf(request, plan.groups[request.group]!.key, state.settings);
+  const body = await requestBodyOf(request, plan.groups, state.settings);
   const callOptions = { idempotencyKey: requestKeyOf(state.dataset_sha256, state.settings, state.run_id, request.index), retry };
   try {
     if (body.kind === "rank") return finishedRanking(request.index, (await client.rank(body.body, callOptions)).data);
+    if (body.kind === "rank-audiences") return finishedAudienceRankings(request as Extract<PlannedRequest, { kind: "rank-audiences" }>, (await client.rankAcrossAudiences(body.body, callOptions)).data);
     return finishedPanels(request as Extract<PlannedRequest, { kind: "pairwise" }>, (await client.pairwise(body.body, callOptions)).data);
   } catch (err) {
     // The same key with another body: the images changed since the run that sent it.
