@@ -7,6 +7,13 @@ import type { DashboardDeps, Repos } from "../deps.ts";
 import { requireUser } from "../require-user.ts";
 import { keyLimitSentence } from "./keys.ts";
 
+/** Each playground route and the public API operation it calls. */
+const PROXIED_OPERATIONS = [
+  ["rank", "/api/v1/rank"],
+  ["pairwise", "/api/v1/pairwise"],
+  ["rank-audiences", "/api/v1/rank/audiences"],
+] as const;
+
 /**
  * The playground calls the real public API with the account's own "console playground" key:
  * created on first use, stored encrypted, never sent to the browser. Its calls are billed and
@@ -30,8 +37,8 @@ export async function playgroundRoutes(app: FastifyInstance, { deps, repos }: { 
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
   const bodyLimit = deps.playgroundBodyLimitBytes ?? DEFAULT_PLAYGROUND_BODY_LIMIT_BYTES;
 
-  for (const operation of ["rank", "pairwise"] as const) {
-    app.post(`/playground/${operation}`, { preHandler: requireUser, bodyLimit }, async (request, reply) => {
+  for (const [route, apiPath] of PROXIED_OPERATIONS) {
+    app.post(`/playground/${route}`, { preHandler: requireUser, bodyLimit }, async (request, reply) => {
       let key: string;
       try {
         key = await playgroundKey(request.user!.accountId);
@@ -42,7 +49,7 @@ export async function playgroundRoutes(app: FastifyInstance, { deps, repos }: { 
       }
       let res: Response;
       try {
-        res = await fetch(new URL(`/api/v1/${operation}`, deps.gatewayUrl), {
+        res = await fetch(new URL(apiPath, deps.gatewayUrl), {
           method: "POST",
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           body: request.body as Buffer | undefined,

@@ -15,7 +15,7 @@ const voterModels = (pair: RefinedPair | undefined): string => {
 interface Props {
   result: RankedAsset;
   thumbnail: string | undefined;
-  /** Copy was sent, so the copy lift means something. */
+  /** Copy was sent with some image, so the copy lift of those sent with it means something. */
   withCopy: boolean;
   copyLiftHelpId: string;
   refined: RefinedPair[] | undefined;
@@ -39,7 +39,7 @@ export function RankedCard({ result: r, thumbnail, withCopy, copyLiftHelpId, ref
       <div className="bar" aria-hidden="true"><span style={{ width: `${((r.score - 1) / 4) * 100}%` }} /></div>
       <p>
         <strong>{r.score.toFixed(2)}</strong> / 5 · {r.confidence} confidence
-        {r.copy_lift != null && withCopy && (
+        {r.copy_lift != null && withCopy && r.copy_context_included !== false && (
           <> · <span className="copy-lift" data-testid="copy-lift" aria-describedby={copyLiftHelpId} title="How much the ad copy raised or lowered the score compared with the image alone">copy lift {signed(r.copy_lift)}</span></>
         )}
       </p>

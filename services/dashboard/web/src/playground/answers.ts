@@ -1,8 +1,8 @@
-import type { AnswerWarning, MethodReceipt, ModelReceipt, RankUncertainty, WinProbability } from "@adrank/contracts";
+import type { AnswerWarning, AssetComparison, AudienceSensitivity, MethodReceipt, ModelReceipt, RankUncertainty, Reversal, WinProbability } from "@adrank/contracts";
 import type { ModelsUsed } from "./ModelsNote.tsx";
 
 // The contract's own types, imported as types only: the bundle stays free of zod.
-export type { AnswerWarning, MethodReceipt, ModelReceipt, RankUncertainty, WinProbability };
+export type { AnswerWarning, AssetComparison, AudienceSensitivity, MethodReceipt, ModelReceipt, RankUncertainty, Reversal, WinProbability };
 
 // The parts of the public API's rank and pairwise answers the playground shows.
 
@@ -27,6 +27,8 @@ export interface RankedAsset {
   asset_url: string;
   score: number;
   confidence: string;
+  /** False for an image sent without copy, whose copy lift is a plain 0; absent from servers older than it. */
+  copy_context_included?: boolean;
   copy_lift?: number | null;
   rationale: string;
   panel_outcome: PanelOutcome | null;
@@ -57,7 +59,7 @@ export interface RefinedPair {
 
 export interface RankAnswer {
   ranked: RankedAsset[];
-  errors: Array<{ asset_id: string | null; error: string }>;
+  errors: Array<{ asset_id: string | null; asset_url?: string; error: string }>;
   summary: {
     credits_used: number;
     credits_remaining: number | null;
@@ -87,4 +89,25 @@ export interface PairResult {
 export interface PairAnswer {
   pairs: PairResult[];
   summary?: { credits_used?: number; credits_remaining?: number | null; models?: ModelsUsed; warnings?: AnswerWarning[]; method?: MethodReceipt };
+}
+
+/** One audience's complete ranking inside a ranking across audiences: a rank answer with the audience's name. */
+export interface AudienceRankingAnswer extends RankAnswer {
+  audience: string;
+  audience_id: string | null;
+}
+
+/** POST /api/v1/rank/audiences: each audience's ranking, and where they agree and disagree. */
+export interface AudiencesAnswer {
+  by_audience: AudienceRankingAnswer[];
+  comparison: AssetComparison[];
+  reversals: Reversal[];
+  audience_sensitivity: AudienceSensitivity[];
+  summary: {
+    audiences: string[];
+    credits_used: number;
+    credits_remaining: number | null;
+    models?: ModelsUsed;
+    warnings?: AnswerWarning[];
+  };
 }

@@ -13,6 +13,14 @@ describe("plainError", () => {
     expect(plainError(new ApiError(422, { error: "audience.name must be at most 200 characters long." }), [])).toBe("The audience name must be at most 200 characters long.");
   });
 
+  it("names one audience of several as the form counts them, and its field in the form's words", () => {
+    const unique = "audiences[1].name must be unique among the request's audiences (compared without regard to case or surrounding spaces)";
+    expect(plainError(new ApiError(422, { error: unique }), [])).toBe("The name of audience 2 must be unique among the request's audiences (compared without regard to case or surrounding spaces)");
+    expect(plainError(new ApiError(422, { error: "audiences[0].demographics.priceSensitivity must be one of: low, high." }), [])).toBe("The price sensitivity of audience 1 must be one of: low, high.");
+    expect(plainError(new ApiError(404, { error: "audiences[2].audience_id names no audience of this account." }), [])).toBe("The saved audience of audience 3 names no audience of this account.");
+    expect(plainError(new ApiError(422, { error: "audiences must have at most 5 items." }), [])).toBe("Audiences must have at most 5 items.");
+  });
+
   it("adds how long to wait when the API said so", () => {
     expect(plainError(new ApiError(429, { error: "Too many requests.", retryAfter: 12 }), [])).toBe("Too many requests. Try again in 12 seconds.");
   });
