@@ -142,6 +142,11 @@ describe.skipIf(missing.length > 0)("audiences side by side: POST /api/v1/rank/a
     const stored = conforms("getRequest", await call(stack.baseUrl, "GET", `/api/v1/requests/${first.body.request_id}`, { key: account.key }));
     expect(stored.body.by_audience).toHaveLength(2);
     expect(stored.body.summary.credits_used).toBe(12);
+
+    // An outcome is one creative's result for the audience it ran for: a side-by-side request cannot say which.
+    const outcome = conforms("recordOutcomes", await call(stack.baseUrl, "POST", "/api/v1/outcomes", { key: account.key, json: { outcomes: [{ request_id: first.body.request_id, asset_id: "spring-sale", metric: "ctr", value: 0.1 }] } }));
+    expect([outcome.status, outcome.body.field]).toEqual([422, "outcomes[0].request_id"]);
+    expect(outcome.body.error).toMatch(/several audiences side by side; record outcomes against a rank request/);
   }, 120_000);
 
   it("answers async: 202 with progress over assets × audiences, then the result by request_id", async () => {

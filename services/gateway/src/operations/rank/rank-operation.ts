@@ -25,7 +25,6 @@ export interface RankOptions {
  * A client that leaves pays for the evaluations that had succeeded or been dispatched when it left.
  */
 export function rankOperation(app: FastifyInstance, opts: RankOptions): Operation<RankPlan> {
-  const { nc, js, topo, images } = app.bus;
   return {
     name: "rank",
     kind: "scoring",
