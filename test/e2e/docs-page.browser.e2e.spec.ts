@@ -57,14 +57,14 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
   it("shows our name, the introduction and every operation under its tag", async () => {
     await page.goto(`${stack.baseUrl}/docs`);
     await page.getByRole("heading", { name: openApi.info.title }).waitFor();
-    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "How sure is it", "Measuring fidelity", "Versioning"]) {
+    for (const heading of ["Scores are relative", "Authentication", "Quick start", "Rate limits", "Credits", "Errors", "How sure is it", "Audiences side by side", "Measuring fidelity", "Versioning"]) {
       await expect.poll(() => page.getByRole("heading", { name: heading, exact: true }).count(), { message: heading }).toBeGreaterThan(0);
     }
     expect(await page.getByText("It is not a conversion probability", { exact: false }).count()).toBeGreaterThan(0);
     await shot("01-introduction");
 
     const sidebar = page.locator("aside");
-    const underTag = { ranking: ["Rank creatives"], pairwise: ["Compare pairs with a panel"], audiences: ["List saved audiences", "Create a saved audience"], evaluation: ["Record outcomes", "Get calibration"] };
+    const underTag = { ranking: ["Rank creatives", "Rank creatives for several audiences"], pairwise: ["Compare pairs with a panel"], audiences: ["List saved audiences", "Create a saved audience"], evaluation: ["Record outcomes", "Get calibration"] };
     for (const [tag, operations] of Object.entries(underTag)) {
       const group = sidebar.locator(`li[data-sidebar-id$="/tag/${tag}"]`);
       for (const operation of operations) await expect.poll(() => group.getByText(operation, { exact: true }).count(), { message: `${operation} under ${tag}` }).toBe(1);
@@ -76,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)("the API reference at /docs in a real browser", (
 
   it("offers curl, the TypeScript SDK and the CLI for an operation", async () => {
     await page.goto(`${stack.baseUrl}/docs#tag/ranking/POST/api/v1/rank`);
-    await page.getByRole("heading", { name: "Rank creatives" }).waitFor();
+    await page.getByRole("heading", { name: "Rank creatives", exact: true }).waitFor();
     await expect.poll(() => page.getByText(`"$ADRANK_BASE_URL/api/v1/rank"`, { exact: false }).count()).toBeGreaterThan(0);
     await shot("03-rank-curl");
     await page.getByRole("button", { name: "curl" }).first().click();
