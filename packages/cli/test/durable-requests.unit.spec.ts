@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rankCommand } from "../src/commands/rank.ts";
+import { jsonAnswer, startScriptedApi, type Handler, type ScriptedApi, type Seen } from "./support/scripted-api.ts";
 
 // The real `adrank` binary (and, for a terminal, its rank command in process) against a local
 // server speaking the API's wire format: each test scripts the answers in order and reads
@@ -15,26 +14,14 @@ const CLI = join(import.meta.dirname, "../src/main.ts");
 const ID = "3f1c9a52-8d4e-4b7a-9c21-5e6f7a8b9c0d";
 const KEY = "agk_test_durable";
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: Record<string, unknown> | null;
-}
-
-let server: Server;
+let api: ScriptedApi;
 let baseUrl: string;
 let script: Handler[] = [];
 let seen: Seen[] = [];
 let dir: string;
 const images: string[] = [];
 
-const json =
-  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
-  (_req, res) => {
-    res.writeHead(status, { "content-type": "application/json", "x-request-id": ID, ...headers }).end(JSON.stringify(body));
-  };
+const json = jsonAnswer(ID);
 
 const ranked = (rank: number, id: string, score: number) => ({
   rank,
@@ -117,18 +104,8 @@ async function synchronousStdout(args: string[], result: unknown): Promise<strin
 }
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: body ? JSON.parse(body) : null });
-      const next = script.shift();
-      if (!next) return json(500, { error: "no scripted answer" })(req, res);
-      next(req, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  api = await startScriptedApi(ID, { next: () => script.shift(), record: (request) => seen.push(request) });
+  baseUrl = api.baseUrl;
   dir = await mkdtemp(join(tmpdir(), "adrank-cli-durable-"));
   // A PNG signature is all the CLI reads of an image: the server here decodes nothing.
   for (const name of ["ad-1.png", "ad-2.png", "ad-3.png"]) {
@@ -138,8 +115,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await api.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { audienceMatrix } from "../src/audience-matrix.ts";
@@ -11,6 +9,9 @@ import { displayWidth } from "../src/display-width.ts";
 import { htmlAudiencesReport } from "../src/html-audiences-report.ts";
 import { audiencesOutput } from "../src/result-output.ts";
 import { dataUriOf, rankAudiencesResponse, REQUEST_ID, responseOf } from "./support/rank-audiences-response.ts";
+import { jsonAnswer, startScriptedApi, type Handler, type ScriptedApi, type Seen } from "./support/scripted-api.ts";
+import type { z } from "zod";
+import { parseWith, RankAudiencesRequest, RankRequest } from "@adrank/contracts";
 
 // `adrank rank` with several audiences: the matrix it prints, the flags that choose the
 // audiences and what it refuses before sending, the plain ranking it still makes for one
@@ -22,25 +23,20 @@ const KEY = "agk_test_audiences";
 const IMAGES = ["spring-sale.png", "summer-launch.png", "autumn-promo.png"];
 const name = (id: string | null, url: string) => id ?? url.slice(0, 40);
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: Record<string, unknown> | null;
-}
-
-let server: Server;
+let api: ScriptedApi;
 let baseUrl: string;
 let script: Handler[] = [];
 let seen: Seen[] = [];
 let dir: string;
 
-const json =
-  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
-  (_req, res) => {
-    res.writeHead(status, { "content-type": "application/json", "x-request-id": REQUEST_ID, ...headers }).end(JSON.stringify(body));
-  };
+const json = jsonAnswer(REQUEST_ID);
+
+const CONTRACT: Record<string, z.ZodType> = { "/api/v1/rank": RankRequest, "/api/v1/rank/audiences": RankAudiencesRequest };
+const refusalOf = (request: Seen) => {
+  const schema = request.method === "POST" ? CONTRACT[request.url] : undefined;
+  const parsed = schema ? parseWith(schema, request.body) : { ok: true as const };
+  return parsed.ok ? null : parsed.error;
+};
 
 const adrank = (args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -72,26 +68,16 @@ const status = (done: number, total: number, over: Record<string, unknown> = {})
 const RANK = ["rank", ...IMAGES, "--audience-name", "Bargain hunters", "--audience-id", "aud_skeptics01", "--audience-name", "Deal seekers"];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: body ? JSON.parse(body) : null });
-      const next = script.shift();
-      if (!next) return json(500, { error: "no scripted answer" })(req, res);
-      next(req, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // As strict as the gateway about what it is sent: a body that breaks the contract is its 422.
+  api = await startScriptedApi(REQUEST_ID, { next: () => script.shift(), record: (request) => seen.push(request), refuse: refusalOf });
+  baseUrl = api.baseUrl;
   dir = await mkdtemp(join(tmpdir(), "adrank-cli-audiences-"));
   // A PNG signature is all the CLI reads of an image: the server here decodes nothing.
   for (const image of IMAGES) await writeFile(join(dir, image), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(image)]));
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await api.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { RankAudiencesResponse as RankAudiencesResponseSchema } from "@adrank/contracts";
 import { audienceNameKey, checkAudiences, createClient, UnexpectedResponseError, ValidationError, type RankAudiencesInput, type RankAudiencesResponse, type RequestStatus } from "../src/index.ts";
+import { startScriptedServer, type Handler, type ScriptedServer, type SeenRequest } from "./support/scripted-server.ts";
 
 // rankAcrossAudiences and its asynchronous form against a local server that speaks the API's
 // wire format; each test scripts its answers in order and reads back what was sent.
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-let server: Server;
+let server: ScriptedServer;
 let baseUrl: string;
 let script: Handler[] = [];
-let seen: Array<{ method: string; url: string; headers: IncomingMessage["headers"]; body: string }> = [];
+let seen: SeenRequest[] = [];
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
   res.writeHead(status, { "content-type": "application/json", "x-request-id": `req-${seen.length}`, ...headers }).end(JSON.stringify(body));
@@ -65,27 +63,10 @@ const status = (over: Partial<RequestStatus> = {}): RequestStatus => ({
 });
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      const next = script.shift();
-      if (!next) return json(500, { error: "no scripted answer" })(req, res);
-      next(req, res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  server = await startScriptedServer({ next: () => script.shift(), record: (request) => seen.push(request), unscripted: json(500, { error: "no scripted answer" }) });
+  baseUrl = server.baseUrl;
 });
-afterAll(
-  () =>
-    new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
-);
+afterAll(() => server.close());
 beforeEach(() => {
   script = [];
   seen = [];
