@@ -4,6 +4,12 @@ import { z } from "zod";
  * What one model cost a piece of work: calls made and tokens in and out (reasoning counted as
  * output, as providers bill it). It travels with job results to the gateway, which sums a
  * request's usage and hands it to the ledger with the settlement.
+ *
+ * `inputTokens` is every prompt token, cached or not, whatever the provider's own usage calls
+ * it (Anthropic and Bedrock report cache reads and writes beside `input_tokens`, OpenAI and
+ * Gemini inside it). `cachedInputTokens` and `cacheWriteInputTokens` are parts of it: the
+ * tokens read from the provider's prompt cache (billed at its discount) and the tokens written
+ * to it (billed at a premium by Anthropic and Bedrock). Absent means 0, as from older workers.
  */
 export const ModelUsage = z.object({
   /** "provider:model"; a provider's model names carry dots, slashes and colons (Ollama tags). */
@@ -15,6 +21,8 @@ export const ModelUsage = z.object({
   calls: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  cacheWriteInputTokens: z.number().int().nonnegative().optional(),
 });
 export type ModelUsage = z.infer<typeof ModelUsage>;
 
@@ -35,6 +43,7 @@ export function mergeModelUsage(lists: ReadonlyArray<ReadonlyArray<ModelUsage> |
         seen.calls += u.calls;
         seen.inputTokens += u.inputTokens;
         seen.outputTokens += u.outputTokens;
+        addCacheCounts(seen, u);
       } else {
         byModel.set(u.model, { ...u });
       }
@@ -43,7 +52,30 @@ export function mergeModelUsage(lists: ReadonlyArray<ReadonlyArray<ModelUsage> |
   return [...byModel.values()];
 }
 
-/** One model call's usage; a provider that reports no tokens counts as 0 of each. */
-export function callUsage(model: string, tokens: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): ModelUsage {
-  return { model, calls: 1, inputTokens: tokens?.inputTokens ?? 0, outputTokens: tokens?.outputTokens ?? 0 };
+/** Adds the cache counts of `u` to `into`, keeping both absent while neither has any. */
+function addCacheCounts(into: ModelUsage, u: ModelUsage): void {
+  if (u.cachedInputTokens !== undefined) into.cachedInputTokens = (into.cachedInputTokens ?? 0) + u.cachedInputTokens;
+  if (u.cacheWriteInputTokens !== undefined) into.cacheWriteInputTokens = (into.cacheWriteInputTokens ?? 0) + u.cacheWriteInputTokens;
+}
+
+export interface CallTokens {
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  cachedInputTokens?: number | undefined;
+  cacheWriteInputTokens?: number | undefined;
+}
+
+/**
+ * One model call's usage; a provider that reports no tokens counts as 0 of each. Cache counts
+ * are carried only when the provider reported them.
+ */
+export function callUsage(model: string, tokens: CallTokens | undefined): ModelUsage {
+  return {
+    model,
+    calls: 1,
+    inputTokens: tokens?.inputTokens ?? 0,
+    outputTokens: tokens?.outputTokens ?? 0,
+    ...(tokens?.cachedInputTokens === undefined ? {} : { cachedInputTokens: tokens.cachedInputTokens }),
+    ...(tokens?.cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens: tokens.cacheWriteInputTokens }),
+  };
 }
