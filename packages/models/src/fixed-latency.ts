@@ -16,6 +16,7 @@ export function withFixedLatency(inner: Generator, latencyMs: number, sleep: Sle
     model: inner.model,
     temperature: inner.temperature,
     thinking: inner.thinking,
+    ...(inner.cachesPrompts === undefined ? {} : { cachesPrompts: inner.cachesPrompts }),
     async generate(req) {
       try {
         await sleep(latencyMs, req.signal);

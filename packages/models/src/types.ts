@@ -49,11 +49,23 @@ export interface GenerateRequest {
 
 /** Tokens one generate call cost, summed over every attempt it made (an empty or cut-off answer is billed too). */
 export interface TokenUsage {
+  /** Every prompt token, cached or not: Anthropic's and Bedrock's cache reads and writes are added to their `input_tokens`. */
   inputTokens: number;
   /** Every generated token the provider bills, reasoning included. */
   outputTokens: number;
   /** The part of `outputTokens` spent reasoning or thinking, when the provider reports it. */
   reasoningTokens?: number;
+  /**
+   * The part of `inputTokens` read from the provider's prompt cache (billed at its discount),
+   * when the provider reports it: OpenAI `prompt_tokens_details.cached_tokens`, Anthropic
+   * `cache_read_input_tokens`, Gemini `cachedContentTokenCount`, Bedrock `cacheReadInputTokens`.
+   */
+  cachedInputTokens?: number;
+  /**
+   * The part of `inputTokens` written to the prompt cache (billed at a premium), when the
+   * provider reports it: Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`.
+   */
+  cacheWriteInputTokens?: number;
 }
 
 export interface GenerateResult {
@@ -87,6 +99,14 @@ export interface Generator {
    * no such control is sent (the model's own default applies, or the model is the sim).
    */
   readonly thinking: string | null;
+  /**
+   * Whether the provider discounts a repeated prompt prefix for this model (OpenAI and Azure
+   * automatically, Anthropic at our cache breakpoint, Gemini 2.5 and later implicitly, Bedrock
+   * at our cache point), so that calls sharing an image are worth starting one first: a cache
+   * entry is readable only once the call that wrote it has been answered. Absent means false
+   * (the sim, local servers, models without prompt caching).
+   */
+  readonly cachesPrompts?: boolean;
   generate(req: GenerateRequest): Promise<GenerateResult>;
 }
 

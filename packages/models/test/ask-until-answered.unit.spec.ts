@@ -41,6 +41,15 @@ describe("askUntilAnswered", () => {
     expect((await askUntilAnswered(target, { outputLimit: 100, retries: 2 }, mixed.call)).usage).toEqual({ inputTokens: 10, outputTokens: 9, reasoningTokens: 4 });
   });
 
+  it("sums the prompt-cache counts over the attempts, on an answer and on a failed call's usage alike", async () => {
+    const cached = (read: number, written?: number) => ({ inputTokens: 2000, outputTokens: 0, cachedInputTokens: read, ...(written === undefined ? {} : { cacheWriteInputTokens: written }) });
+    const answered = scripted(attempt({ usage: cached(0, 1500) }), attempt({ text: "yes", usage: cached(1500, 0) }));
+    expect((await askUntilAnswered(target, { outputLimit: 100, retries: 2 }, answered.call)).usage).toEqual({ inputTokens: 4000, outputTokens: 0, cachedInputTokens: 1500, cacheWriteInputTokens: 1500 });
+    const failed = scripted(attempt({ usage: cached(1024) }), attempt({ usage: { inputTokens: 900, outputTokens: 0 } }));
+    const err = await askUntilAnswered(target, { outputLimit: 100, retries: 1 }, failed.call).catch((e: unknown) => e);
+    expect(isModelError(err) && err.usage).toEqual({ inputTokens: 2900, outputTokens: 0, cachedInputTokens: 1024 });
+  });
+
   it("lets a failed call (a ModelError from the transport) end the asking as it is", async () => {
     const unavailable = new ModelError({ ...target, kind: "unavailable", message: "openai is unavailable for model o4-mini (HTTP 503)" });
     let calls = 0;

@@ -75,11 +75,16 @@ describe("bedrock generator against the strict SigV4-checking fake", () => {
       const gen = generator(srv, model, { temperature: 0.5 });
       const one = await gen.generate(request());
       const two = await gen.generate(request([{ bytes: PNG, mime: "image/png" }, { bytes: WEBP, mime: "image/webp" }]));
-      expect(one).toMatchObject({ text: `${model} saw 1 image(s)`, provider: "bedrock", model, simulated: false, usage: { inputTokens: 900, outputTokens: 40 } });
+      expect(one).toMatchObject({ text: `${model} saw 1 image(s)`, provider: "bedrock", model, simulated: false, usage: { outputTokens: 40 } });
+      // A model with prompt caching gets a cache checkpoint, and its usage is the fake's own count of the prompt.
+      expect(one.usage?.inputTokens).toBe(srv.promptCache.accounts[0]?.promptTokens ?? 900);
+      expect(gen.cachesPrompts).toBe(/sonnet-4-[56]/.test(model));
       expect(two.text).toBe(`${model} saw 2 image(s)`);
       expect(srv.requests[0]!.path).toBe(`/model/${encodeURIComponent(model)}/converse`);
       expect(bodyOf(srv).system).toEqual([{ text: "You are Dana, 34, a careful shopper." }]);
-      expect(bodyOf(srv, 1).messages[0]!.content.map((c) => c.text ?? c.image!.format)).toEqual(["Image 1:", "png", "Image 2:", "webp", "Would you buy this?"]);
+      // The cache checkpoint closes the stable prefix after the last image, on models that take one.
+      const checkpoint = gen.cachesPrompts || /opus-4-[67]|haiku-4-5/.test(model) ? ["cachePoint"] : [];
+      expect(bodyOf(srv, 1).messages[0]!.content.map((c) => c.text ?? c.image?.format ?? Object.keys(c)[0])).toEqual(["Image 1:", "png", "Image 2:", "webp", ...checkpoint, "Would you buy this?"]);
       expect(srv.images[1]).toEqual([PNG, WEBP]);
       expect(bodyOf(srv).inferenceConfig?.temperature).toBe(temperature ? 0.5 : undefined);
       expect(gen.temperature).toBe(temperature ? 0.5 : null);
@@ -214,7 +219,8 @@ describe("bedrock generator against the strict SigV4-checking fake", () => {
     const result = await generator(srv, "us.anthropic.claude-haiku-4-5-20251001-v1:0").generate(request());
     expect(result.text).toBe("I would probably buy it.");
     expect(srv.requests.map((r) => (r.body as ConverseBody).inferenceConfig?.maxTokens)).toEqual([1024, 2048]);
-    expect(result.usage).toEqual({ inputTokens: 1800, outputTokens: 1064 });
+    // The cut-off first answer (scripted, 900 tokens in) and the second, counted by the fake; Haiku 4.5's 4,096-token minimum is not reached.
+    expect(result.usage).toEqual({ inputTokens: 900 + srv.promptCache.accounts[0]!.promptTokens, outputTokens: 1064, cachedInputTokens: 0, cacheWriteInputTokens: 0 });
   });
 
   it("never grows the limit past the model's maximum (Llama 3.2: 2048)", async () => {

@@ -185,3 +185,25 @@ describe("parseGeneratorAnswer", () => {
     expect(r.productRead.length).toBeGreaterThan(0);
   });
 });
+
+describe("buildGeneratorPrompt's stable prefix, for the providers' prompt caches", () => {
+  // Every sample of an evaluation, in both layers an asset with copy is scored in, sends the same
+  // image; the system text before it must be byte-identical so the providers can cache both.
+  const copy = { adHeadline: "Run further", adBody: "Light shoes for long trails." };
+  const samples = (["full-ad-package", "image-only"] as const).flatMap((layer) =>
+    [0, 1, 2].flatMap((repetition) => [0, 1].map((generatorIndex) => buildGeneratorPrompt({ persona, layer, copy, goal: "purchase-intent", repetition, generatorIndex }))),
+  );
+
+  it("keeps the system text byte-identical across the 6 samples of both layers", () => {
+    expect(samples).toHaveLength(12);
+    expect(new Set(samples.map((p) => p.system)).size).toBe(1);
+  });
+
+  it("puts everything that varies (layer, copy, seat, repetition) in the user text, after the image", () => {
+    expect(new Set(samples.map((p) => p.user)).size).toBe(12);
+    for (const p of samples) {
+      expect(p.system).not.toContain("Run further");
+      expect(p.system).not.toMatch(/Independent response|only the attached image|gut reaction|think it through/);
+    }
+  });
+});

@@ -16,5 +16,14 @@ export const ScorerEnv = workerServiceEnv({
    * `anchors_not_separable` (docs/method.md: why 0.65, and when an embedder needs another).
    */
   ANCHOR_SIMILARITY_LIMIT: z.coerce.number().min(0).max(1).default(DEFAULT_SIMILARITY_LIMIT),
+  /**
+   * "on": on a generator whose provider caches prompts, one sample of an evaluation starts first
+   * and the others when it has answered, so they read the image from the cache (about one
+   * sample's latency more per evaluation). "off": every sample starts at once.
+   */
+  ADRANK_PROMPT_CACHE_WARMUP: z
+    .enum(["on", "off"])
+    .default("on")
+    .transform((v) => v === "on"),
 });
 export type ScorerConfig = z.infer<typeof ScorerEnv>;

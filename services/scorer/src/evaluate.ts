@@ -3,6 +3,7 @@ import { callUsage, mergeModelUsage, type Evaluation, type ModelUsage, type Scor
 import { evaluationResult, parseGeneratorAnswer, planEvaluation, similaritiesToAnchors, type PlannedGeneratorCall } from "@adrank/ssr";
 import type { AnchorEmbeddings } from "./anchor-embeddings.ts";
 import { withOneReplacement } from "./replace-failed-sample.ts";
+import { warmFirst, type PrefixWarmups } from "./warm-first.ts";
 import { DEFAULT_SIMILARITY_LIMIT, evaluationReceipt } from "./evaluation-receipt.ts";
 
 export interface EvaluationDeps {
@@ -15,6 +16,23 @@ export interface EvaluationDeps {
   onSampleReplaced?(err: unknown): void;
   /** Mean anchor similarity above which a reference set is reported as not separable (ANCHOR_SIMILARITY_LIMIT). */
   similarityLimit?: number;
+  /**
+   * Per generator: start one of its samples first and the others once it has answered, so they
+   * read the image from the provider's prompt cache (see `warmFirst`). Absent: all at once.
+   * Set from `Generator.cachesPrompts` and ADRANK_PROMPT_CACHE_WARMUP (`promptCacheWarmup`).
+   */
+  warmUp?: readonly [boolean, boolean];
+  /** The first calls in flight in this process, so both layers of an asset share one per model (one per process). */
+  prefixWarmups?: PrefixWarmups;
+}
+
+/**
+ * Which generators get their samples started one first: those whose provider caches prompts,
+ * while ADRANK_PROMPT_CACHE_WARMUP is on. Read from the generators as the adapters built them
+ * (wrappers for metrics and readiness need not carry the flag).
+ */
+export function promptCacheWarmup(generators: readonly [Pick<Generator, "cachesPrompts">, Pick<Generator, "cachesPrompts">], enabled: boolean): [boolean, boolean] {
+  return [enabled && generators[0].cachesPrompts === true, enabled && generators[1].cachesPrompts === true];
 }
 
 /** A failure the requester should read as the asset's error sentence. */
@@ -23,8 +41,9 @@ export class EvaluationError extends Error {
 }
 
 /**
- * One scoring evaluation as ssr plans it: its generator calls run at once, their answers are
- * embedded in one batched call and compared with the goal's anchors, and ssr turns that into
+ * One scoring evaluation as ssr plans it: its generator calls run at once (on a model whose
+ * provider caches prompts, one first: see `warmFirst`), their answers are embedded in one
+ * batched call and compared with the goal's anchors, and ssr turns that into
  * the aggregate with its confidence signals. This adds the models and the image. A sample
  * that fails is replaced once; a second failure fails the evaluation with its reason.
  */
@@ -64,7 +83,17 @@ export async function evaluate(job: ScoreJob, deps: EvaluationDeps, signal: Abor
     if (isModelError(err)) failedCalls.push(callUsage(`${err.provider}:${err.model}`, err.usage));
     deps.onSampleReplaced?.(err);
   };
-  const results = await Promise.all(plan.calls.map((call) => withOneReplacement(() => sample(call), signal, onReplace)));
+  // A group is one model's cache of this prefix (system text and image): two seats on one model
+  // share it, and so does the asset's other layer, whose system text is the same.
+  const groupOf = ({ generatorIndex, prompt }: PlannedGeneratorCall) => {
+    const generator = deps.generators[generatorIndex as 0 | 1];
+    return deps.warmUp?.[generatorIndex as 0 | 1] && plan.showsImage ? `${generator.provider}:${generator.model}\u0000${job.image.ref}\u0000${prompt.system}` : null;
+  };
+  const results = await warmFirst(
+    plan.calls.map((call) => ({ call, group: groupOf(call) })),
+    ({ call }) => withOneReplacement(() => sample(call), signal, onReplace),
+    deps.prefixWarmups,
+  );
   const answers = results.map((r) => parseGeneratorAnswer(r.text));
   signal.throwIfAborted();
   const [vectors, referenceSets] = await Promise.all([deps.embedder.embed(answers.map((a) => a.answer), signal), anchorVectors]);

@@ -1,6 +1,7 @@
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
-import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages/messages";
+import type { ContentBlockParam, ImageBlockParam, Message, MessageCreateParamsNonStreaming, TextBlockParam, ThinkingConfigParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import { ANTHROPIC_API_VERSION, anthropicModelRules, anthropicStopMeaning, type AnthropicModelRules } from "../capabilities/anthropic.ts";
+import { anthropicPromptCacheMinimum, cachesScoringPrefix } from "../capabilities/prompt-cache.ts";
 import type { ModelError } from "../model-error.ts";
 import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
@@ -184,7 +185,34 @@ function usageOf(message: Message): TokenUsage | undefined {
   if (!usage) return undefined;
   // output_tokens already holds the thinking tokens: that is what Anthropic bills as output.
   const thinking = usage.output_tokens_details?.thinking_tokens;
-  return { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0, ...(typeof thinking === "number" ? { reasoningTokens: thinking } : {}) };
+  // input_tokens counts only the tokens after the last cache breakpoint: cache reads and writes
+  // are reported beside it (SDK Usage), and all three are prompt tokens.
+  const read = usage.cache_read_input_tokens;
+  const written = usage.cache_creation_input_tokens;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + (read ?? 0) + (written ?? 0),
+    outputTokens: usage.output_tokens ?? 0,
+    ...(typeof thinking === "number" ? { reasoningTokens: thinking } : {}),
+    ...(typeof read === "number" ? { cachedInputTokens: read } : {}),
+    ...(typeof written === "number" ? { cacheWriteInputTokens: written } : {}),
+  };
+}
+
+/**
+ * Marks the end of the stable prefix with Anthropic's cache breakpoint: the last image when
+ * there is one (the system text and the image come before it and are the same for every sample
+ * of an evaluation), else the system text. What follows (the framing, copy, seat) is not cached.
+ * A prefix shorter than the model's minimum is simply not cached, without an error
+ * (https://platform.claude.com/docs/en/build-with-claude/prompt-caching). Returns the system as
+ * it is sent: a block when it carries the breakpoint, else the string (an empty text block is refused).
+ */
+function cacheBreakpoint(content: ContentBlockParam[], system: string): string | TextBlockParam[] {
+  const lastImage = content.findLastIndex((block) => block.type === "image");
+  if (lastImage >= 0) {
+    content[lastImage] = { ...(content[lastImage] as ImageBlockParam), cache_control: { type: "ephemeral" } };
+    return system;
+  }
+  return system === "" ? system : [{ type: "text", text: system, cache_control: { type: "ephemeral" } }];
 }
 
 function answerOf(message: Message): AnswerAttempt {
@@ -252,17 +280,19 @@ export function createAnthropicGenerator(options: AnthropicOptions): Generator {
     model,
     temperature: null,
     thinking: sentSettingStatement(plan.thinking ? { thinking: plan.thinking } : undefined),
+    cachesPrompts: cachesScoringPrefix(anthropicPromptCacheMinimum(model)),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ContentBlockParam[] = [];
       for (const { label, image } of labelledImages(req.images)) {
         if (label) content.push({ type: "text", text: label });
         content.push({ type: "image", source: { type: "base64", media_type: image.mime, data: toBase64(image.bytes) } });
       }
+      const system = cacheBreakpoint(content, req.system);
       content.push({ type: "text", text: req.user });
       const bodyFor = (outputLimit: number): MessageCreateParamsNonStreaming => {
         const body: MessageCreateParamsNonStreaming = {
           model,
-          system: req.system,
+          system,
           // A cut-off answer is asked again with more room, but never past the model's maximum.
           max_tokens: Math.min(outputLimit, rules.maxOutputTokens),
           messages: [{ role: "user", content }],

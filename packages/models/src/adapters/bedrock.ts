@@ -11,6 +11,7 @@ import {
 import { AwsSdkSigV4Signer } from "@aws-sdk/core/httpAuthSchemes";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { bedrockModelRules, bedrockStopMeaning, type BedrockModelRules } from "../capabilities/bedrock.ts";
+import { bedrockPromptCacheMinimum, cachesScoringPrefix } from "../capabilities/prompt-cache.ts";
 import { ModelError } from "../model-error.ts";
 import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
@@ -161,7 +162,15 @@ function usageOf(response: ConverseResponse): TokenUsage | undefined {
   const usage = response.usage;
   if (!usage) return undefined;
   // Converse reports no separate reasoning count: outputTokens already includes any thinking.
-  return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
+  // Cache reads and writes are reported beside inputTokens (SDK TokenUsage), and all are prompt tokens.
+  const read = usage.cacheReadInputTokens;
+  const written = usage.cacheWriteInputTokens;
+  return {
+    inputTokens: (usage.inputTokens ?? 0) + (read ?? 0) + (written ?? 0),
+    outputTokens: usage.outputTokens ?? 0,
+    ...(typeof read === "number" ? { cachedInputTokens: read } : {}),
+    ...(typeof written === "number" ? { cacheWriteInputTokens: written } : {}),
+  };
 }
 
 function answerOf(response: ConverseResponse): AnswerAttempt {
@@ -219,18 +228,24 @@ export function createBedrockGenerator(options: BedrockOptions): Generator {
   const retries = options.answerRetries ?? DEFAULT_ANSWER_RETRIES;
   const client = bedrockClient(options, policy);
   const additional = thinkingFields(rules, thinkingBudget);
+  const cacheMinimum = bedrockPromptCacheMinimum(model);
 
   return {
     provider,
     model,
     temperature,
     thinking: sentSettingStatement(additional),
+    cachesPrompts: cachesScoringPrefix(cacheMinimum),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ContentBlock[] = [];
       for (const { label, image } of labelledImages(req.images)) {
         if (label) content.push({ text: label });
         content.push({ image: { format: IMAGE_FORMAT[image.mime], source: { bytes: image.bytes } } });
       }
+      // The system text and the image are the stable prefix of every sample of an evaluation:
+      // a cache checkpoint right after the image caches them, on models that take one
+      // (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html; SDK CachePointBlock).
+      if (cacheMinimum !== null && req.images.length > 0) content.push({ cachePoint: { type: "default" } });
       content.push({ text: req.user });
       const sentTemperature = takesTemperature ? (req.temperature !== undefined ? clamp(req.temperature) : temperature) : null;
       const inputFor = (outputLimit: number): ConverseCommandInput => ({

@@ -1,5 +1,6 @@
 import { ApiError, GoogleGenAI, ThinkingLevel, type Content, type GenerateContentResponse, type GoogleGenAIOptions, type Part, type ThinkingConfig } from "@google/genai";
 import { geminiFinishMeaning, geminiModelRules, thinkingPlan, type GeminiModelRules, type ThinkingPlan } from "../capabilities/gemini.ts";
+import { cachesScoringPrefix, geminiPromptCacheMinimum } from "../capabilities/prompt-cache.ts";
 import { isModelError, type ModelError } from "../model-error.ts";
 import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
@@ -125,10 +126,13 @@ function usageOf(response: GenerateContentResponse): TokenUsage | undefined {
   if (!usage) return undefined;
   // candidatesTokenCount leaves the thoughts out, but they are billed as output too.
   const thoughts = usage.thoughtsTokenCount;
+  // promptTokenCount already holds the cached tokens (SDK GenerateContentResponseUsageMetadata).
+  const cached = usage.cachedContentTokenCount;
   return {
     inputTokens: usage.promptTokenCount ?? 0,
     outputTokens: (usage.candidatesTokenCount ?? 0) + (thoughts ?? 0),
     ...(typeof thoughts === "number" ? { reasoningTokens: thoughts } : {}),
+    ...(typeof cached === "number" ? { cachedInputTokens: cached } : {}),
   };
 }
 
@@ -211,6 +215,8 @@ export function geminiFamilyGenerator(core: GeminiGeneratorCore): Generator {
     model: target.model,
     temperature,
     thinking: sentSettingStatement(thinkingConfig ? { thinkingConfig } : undefined),
+    // Implicit caching needs no request field; userContent puts the image before the text.
+    cachesPrompts: cachesScoringPrefix(geminiPromptCacheMinimum(rules.family)),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const sentTemperature = temperature === null ? null : (req.temperature ?? temperature);
       const firstLimit = (req.maxOutputTokens ?? answerBudget) + plan.thinkingTokens;

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import OpenAI, { APIError, AzureOpenAI } from "openai";
 import type { ChatCompletion, ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { openaiModelRules, reasoningEffortFor, type OpenAIFlavor, type OpenAIModelRules, type OpenAIReasoningEffort } from "../capabilities/openai.ts";
+import { cachesScoringPrefix, OPENAI_PROMPT_CACHE_MINIMUM } from "../capabilities/prompt-cache.ts";
 import type { MisconfigurationCause, ModelError } from "../model-error.ts";
 import { askUntilAnswered, stopReason, type AnswerAttempt } from "../resilience/ask-until-answered.ts";
 import { createCallPolicy, type CallPolicy } from "../resilience/call-policy.ts";
@@ -211,8 +213,11 @@ function usageOf(completion: ChatCompletion): TokenUsage | undefined {
   if (!usage) return undefined;
   // completion_tokens already holds the reasoning tokens: that is what OpenAI bills as output.
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  // prompt_tokens already holds the cached tokens (developers.openai.com/api/docs/guides/prompt-caching).
+  const cached = usage.prompt_tokens_details?.cached_tokens;
   const out: TokenUsage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
   if (typeof reasoning === "number") out.reasoningTokens = reasoning;
+  if (typeof cached === "number") out.cachedInputTokens = cached;
   return out;
 }
 
@@ -275,6 +280,29 @@ function planFor(options: OpenAICompatibleOptions, flavor: OpenAIFlavor): WirePl
 const clamp = (value: number, range: { min: number; max: number }) => Math.min(range.max, Math.max(range.min, value));
 
 /**
+ * OpenAI and Azure OpenAI cache prompt prefixes of 1024 tokens and more automatically
+ * (developers.openai.com/api/docs/guides/prompt-caching; learn.microsoft.com/azure/ai-foundry/openai/how-to/prompt-caching).
+ * Through OpenRouter, Ollama or another compatible server it depends on what is behind it:
+ * cached tokens are read when reported, but calls are not held back for a cache.
+ */
+function promptCacheMinimumOf(flavor: OpenAIFlavor): number | null {
+  return flavor === "openai" || flavor === "azure" ? OPENAI_PROMPT_CACHE_MINIMUM : null;
+}
+
+/**
+ * OpenAI's `prompt_cache_key` for a request: a digest of its stable prefix (the system text and
+ * the images), so every sample of an evaluation, and both layers of an asset, are routed to the
+ * machines that hold that prefix (prompt-caching guide, "prompt_cache_key"). At most 64
+ * characters (openapi.yaml); sent to OpenAI's own API only, since other servers may refuse
+ * a field they do not know.
+ */
+export function promptCacheKey(req: Pick<GenerateRequest, "system" | "images">): string {
+  const hash = createHash("sha256").update(req.system).update("\u0000");
+  for (const image of req.images) hash.update(image.mime).update(image.bytes);
+  return `adrank-${hash.digest("base64url").slice(0, 43)}`;
+}
+
+/**
  * A generator on the chat completions API of OpenAI, Azure OpenAI, OpenRouter, Ollama or any
  * server that imitates it. What is sent (token field, temperature, reasoning effort) follows
  * the model's rules in capabilities/openai.ts. An empty or cut-off answer is asked again.
@@ -295,7 +323,7 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
   const retries = options.answerRetries ?? DEFAULT_ANSWER_RETRIES;
   const onError = classify(target, flavor, policy.now);
 
-  const send = (messages: ChatCompletionMessageParam[], outputLimit: number, temperature: number | null, signal: AbortSignal): Promise<ChatCompletion> => {
+  const send = (messages: ChatCompletionMessageParam[], outputLimit: number, temperature: number | null, signal: AbortSignal, cacheKey: string | null): Promise<ChatCompletion> => {
     if (flavor === "openrouter") {
       const body: OpenRouterChatRequest = { model, messages, max_tokens: outputLimit };
       if (temperature !== null) body.temperature = temperature;
@@ -307,6 +335,7 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
     else body.max_tokens = outputLimit;
     if (temperature !== null) body.temperature = temperature;
     if (plan.reasoning.reasoning_effort) body.reasoning_effort = plan.reasoning.reasoning_effort;
+    if (cacheKey !== null) body.prompt_cache_key = cacheKey;
     return client.chat.completions.create(body, { signal });
   };
 
@@ -315,6 +344,7 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
     model,
     temperature: plan.temperature,
     thinking: sentSettingStatement(plan.reasoning),
+    cachesPrompts: cachesScoringPrefix(promptCacheMinimumOf(flavor)),
     async generate(req: GenerateRequest): Promise<GenerateResult> {
       const content: ChatCompletionContentPart[] = [];
       for (const { label, image } of labelledImages(req.images)) {
@@ -331,8 +361,9 @@ export function createOpenAICompatibleGenerator(options: OpenAICompatibleOptions
       const temperature = range === null || wanted === null ? null : clamp(wanted, range);
       const limits = req.deadlineAt === undefined ? {} : { deadlineAt: req.deadlineAt };
 
+      const cacheKey = flavor === "openai" ? promptCacheKey(req) : null;
       const answered = await askUntilAnswered(target, { outputLimit: (req.maxOutputTokens ?? answerBudget) + reasoningBudget, retries }, async (outputLimit) => {
-        const completion = await policy.run(target, req.signal, (signal) => send(messages, outputLimit, temperature, signal), onError, limits);
+        const completion = await policy.run(target, req.signal, (signal) => send(messages, outputLimit, temperature, signal, cacheKey), onError, limits);
         return answerOf(completion);
       });
       const result: GenerateResult = { text: answered.text, provider, model, simulated: false };

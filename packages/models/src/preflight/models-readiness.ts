@@ -42,6 +42,7 @@ export function createModelsReadiness(options: { checkRequired: boolean; onMisco
         model: generator.model,
         temperature: generator.temperature,
         thinking: generator.thinking,
+        ...(generator.cachesPrompts === undefined ? {} : { cachesPrompts: generator.cachesPrompts }),
         async generate(req) {
           try {
             const result = await generator.generate(req);

@@ -117,10 +117,12 @@ function unusableAnswer(target: ModelTarget, last: AnswerAttempt, outputLimit: n
 function addUsage(total: TokenUsage | undefined, more: TokenUsage | undefined): TokenUsage | undefined {
   if (!more) return total;
   if (!total) return { ...more };
-  const reasoning = total.reasoningTokens === undefined && more.reasoningTokens === undefined ? undefined : (total.reasoningTokens ?? 0) + (more.reasoningTokens ?? 0);
+  const sum = (key: "reasoningTokens" | "cachedInputTokens" | "cacheWriteInputTokens") => (total[key] === undefined && more[key] === undefined ? {} : { [key]: (total[key] ?? 0) + (more[key] ?? 0) });
   return {
     inputTokens: total.inputTokens + more.inputTokens,
     outputTokens: total.outputTokens + more.outputTokens,
-    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+    ...sum("reasoningTokens"),
+    ...sum("cachedInputTokens"),
+    ...sum("cacheWriteInputTokens"),
   };
 }

@@ -1,5 +1,8 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
-import { header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { imageSize } from "./image-size.ts";
+import { claudeImageTokens, textTokens } from "./image-tokens.ts";
+import { createPromptCacheBook, digestOf, type PromptAccount, type PromptPart } from "./prompt-cache-book.ts";
+import { header, startStrictServer, type Check, type ModelCall, type PromptCaching, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of Anthropic's Messages API (POST /v1/messages) under the `anthropic-version` the
@@ -14,6 +17,10 @@ import { header, startStrictServer, type Check, type ModelCall, type ReportedMod
  * - VISION: https://platform.claude.com/docs/en/build-with-claude/vision (image formats)
  * - RATES: https://platform.claude.com/docs/en/api/rate-limits (rate-limit headers, RFC 3339 resets)
  * - AUTH: https://platform.claude.com/docs/en/manage-claude/authentication (API key as a bearer token, or x-api-key)
+ * - CACHING: https://platform.claude.com/docs/en/build-with-claude/prompt-caching (cache_control
+ *   breakpoints, at most 4; minimum cacheable length per model; cache_read_input_tokens and
+ *   cache_creation_input_tokens beside input_tokens; a 5-minute lifetime; an entry is available
+ *   only after the first response, so concurrent requests miss) - kept by prompt-cache-book.ts.
  * The fake keeps its own reading of these documents rather than importing src/capabilities, so
  * a wrong rule there is caught here instead of being agreed with.
  */
@@ -87,6 +94,16 @@ export const ANTHROPIC_FAKE_MODELS: Readonly<Record<string, FakeModel>> = {
   "claude-haiku-5-5": model(["adaptive", "disabled"], 128_000),
 };
 
+/**
+ * The minimum cacheable prompt length per model (CACHING: "Cache limitations"): shorter prefixes
+ * are processed without caching, and without an error. Models the page does not list are given 1024.
+ */
+export function anthropicCacheMinimum(modelId: string): number {
+  if (/^claude-(opus-4-[567]|haiku-4-5|mythos-preview)/.test(modelId)) return 4096;
+  if (/^claude-(opus-5|fable-5|mythos-5)(?!-5)/.test(modelId) && !modelId.startsWith("claude-opus-5-5")) return 512;
+  return 1024;
+}
+
 /** The smallest manual thinking budget (SDK `ThinkingConfigEnabled.budget_tokens`: "Must be ≥1024 and less than `max_tokens`"). */
 const MIN_BUDGET = 1024;
 
@@ -159,6 +176,11 @@ function checkMessages(messages: unknown): Refused | null {
       if (!isObject(block) || typeof block["type"] !== "string" || !BLOCK_TYPES.has(block["type"])) {
         return invalid(`${bat}: Input tag '${isObject(block) ? String(block["type"]) : ""}' found using 'type' does not match any of the expected tags`, "unknown content block type (SDK ContentBlockParam)");
       }
+      if (block["cache_control"] !== undefined && block["cache_control"] !== null) {
+        const refusedCache = checkCacheControl(block["cache_control"], `${bat}.cache_control`);
+        if (refusedCache) return refusedCache;
+        if (block["type"] === "text" && block["text"] === "") return invalid(`${bat}: cache_control cannot be set for empty text blocks`, "no breakpoint on an empty text block (CACHING)");
+      }
       if (block["type"] === "text") {
         if (typeof block["text"] !== "string") return invalid(`${bat}.text: Field required`, "a text block needs text (SDK TextBlockParam)");
         if (block["text"].length === 0) return invalid(`${at}: text content blocks must be non-empty`, "empty text is refused (ERRORS, common validation errors)");
@@ -170,6 +192,22 @@ function checkMessages(messages: unknown): Refused | null {
     }
   }
   return null;
+}
+
+/** `CacheControlEphemeral` (SDK): `{type: "ephemeral", ttl?: "5m" | "1h"}` and nothing else. */
+function checkCacheControl(value: unknown, at: string): Refused | null {
+  if (!isObject(value)) return invalid(`${at}: Input should be a valid dictionary`, "cache_control is an object (SDK CacheControlEphemeral)");
+  if (value["type"] !== "ephemeral") return invalid(`${at}.type: Input should be 'ephemeral'`, "cache_control.type is ephemeral (SDK CacheControlEphemeral)");
+  for (const key of Object.keys(value)) if (key !== "type" && key !== "ttl") return invalid(`${at}.${key}: Extra inputs are not permitted`, "CacheControlEphemeral has type and ttl (SDK)");
+  if (value["ttl"] !== undefined && value["ttl"] !== "5m" && value["ttl"] !== "1h") return invalid(`${at}.ttl: Input should be '5m' or '1h'`, "ttl is 5m or 1h (SDK CacheControlEphemeral)");
+  return null;
+}
+
+/** Every block that carries a breakpoint: system blocks, then message blocks (CACHING: at most 4 per request). */
+function breakpointCount(body: Record<string, unknown>): number {
+  const blocks: unknown[] = [...(Array.isArray(body["system"]) ? body["system"] : [])];
+  for (const message of (body["messages"] as Array<{ content: unknown }>) ?? []) if (Array.isArray(message.content)) blocks.push(...message.content);
+  return blocks.filter((b) => isObject(b) && b["cache_control"] !== undefined && b["cache_control"] !== null).length;
 }
 
 function checkThinking(thinking: unknown, modelId: string, rules: FakeModel, maxTokens: number): Refused | null {
@@ -228,6 +266,18 @@ export function anthropicCheck(apiKey: string): Check {
     if (system !== undefined && typeof system !== "string" && !(Array.isArray(system) && system.every((b) => isObject(b) && b["type"] === "text" && typeof b["text"] === "string"))) {
       return invalid("system: Input should be a valid string or a list of text blocks", "system is a string or text blocks (SDK MessageCreateParamsBase)");
     }
+    if (Array.isArray(system)) {
+      for (const [k, block] of (system as Array<Record<string, unknown>>).entries()) {
+        for (const key of Object.keys(block)) if (!["type", "text", "cache_control", "citations"].includes(key)) return invalid(`system.${k}.${key}: Extra inputs are not permitted`, "TextBlockParam has type, text, cache_control, citations (SDK)");
+        if (block["text"] === "") return invalid(`system.${k}: text content blocks must be non-empty`, "empty text is refused (ERRORS)");
+        if (block["cache_control"] !== undefined && block["cache_control"] !== null) {
+          const refusedCache = checkCacheControl(block["cache_control"], `system.${k}.cache_control`);
+          if (refusedCache) return refusedCache;
+        }
+      }
+    }
+    const breakpoints = breakpointCount(body);
+    if (breakpoints > 4) return invalid(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`, "at most 4 cache breakpoints per request (CACHING)");
     const rules = ANTHROPIC_FAKE_MODELS[modelId];
     if (!rules) return refuse(404, "not_found_error", `model: ${modelId}`, `unknown model ${modelId} (ERRORS 404 not_found_error; SDK Model union)`);
     if (maxTokens > rules.maxOutput) {
@@ -270,12 +320,42 @@ function callOf(body: Record<string, unknown>): ModelCall {
   };
 }
 
+/**
+ * The prompt as Anthropic's cache sees it (CACHING: tools, then system, then messages), each
+ * block with its breakpoint; images at width x height / 750 (image-tokens.ts).
+ */
+export function anthropicPromptParts(body: Record<string, unknown>): PromptPart[] {
+  const parts: PromptPart[] = [];
+  const marked = (b: Record<string, unknown>) => b["cache_control"] !== undefined && b["cache_control"] !== null;
+  const system = body["system"];
+  if (typeof system === "string" && system !== "") parts.push({ kind: "text", tokens: textTokens(system), digest: digestOf(`system:${system}`) });
+  if (Array.isArray(system)) for (const b of system as Array<Record<string, unknown>>) parts.push({ kind: "text", tokens: textTokens(String(b["text"])), digest: digestOf(`system:${String(b["text"])}`), breakpoint: marked(b) });
+  for (const message of body["messages"] as Array<{ role: string; content: unknown }>) {
+    const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content as Array<Record<string, unknown>>);
+    for (const b of blocks) {
+      if (b["type"] === "image") {
+        const data = String((b["source"] as { data?: unknown }).data ?? "");
+        const size = imageSize(Buffer.from(data, "base64"));
+        parts.push({ kind: "image", tokens: size ? claudeImageTokens(size.width, size.height) : 1600, digest: digestOf(data), breakpoint: marked(b) });
+      } else {
+        const text = typeof b["text"] === "string" ? b["text"] : JSON.stringify(b);
+        parts.push({ kind: "text", tokens: textTokens(text), digest: digestOf(`${message.role}:${text}`), breakpoint: marked(b) });
+      }
+    }
+  }
+  // A top-level cache_control puts the breakpoint on the last cacheable block (SDK MessageCreateParamsBase.cache_control).
+  if (isObject(body["cache_control"]) && parts.length > 0) parts[parts.length - 1] = { ...parts.at(-1)!, breakpoint: true };
+  return parts;
+}
+
 export interface MessageShape {
   model: string;
   text: string;
   stopReason?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** How the prompt cache served this prompt; absent: no cache use (0 read, 0 written). */
+  prompt?: PromptAccount;
   /** Extra blocks before the text, e.g. a thinking block. */
   before?: unknown[];
 }
@@ -294,10 +374,11 @@ export function anthropicMessage(shape: MessageShape): unknown {
     stop_sequence: null,
     stop_details: null,
     usage: {
-      input_tokens: shape.inputTokens ?? 100,
+      // input_tokens counts only what was neither read from nor written to the cache (SDK Usage; CACHING "Tracking cache performance").
+      input_tokens: shape.prompt ? shape.prompt.promptTokens - shape.prompt.cachedTokens - shape.prompt.writtenTokens : (shape.inputTokens ?? 100),
       output_tokens: shape.outputTokens ?? Math.max(1, Math.ceil(shape.text.length / 4)),
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: shape.prompt?.writtenTokens ?? 0,
+      cache_read_input_tokens: shape.prompt?.cachedTokens ?? 0,
       server_tool_use: null,
       service_tier: "standard",
     },
@@ -348,16 +429,22 @@ export function anthropicContextWindowExceeded(req: RecordedRequest, text = "I w
  * Starts the strict Anthropic fake on 127.0.0.1. Valid calls are answered with a `Message`
  * whose text is `respond(call)`, stop_reason end_turn.
  */
-export async function startStrictAnthropic(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
+export async function startStrictAnthropic(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake & PromptCaching> {
   const apiKey = options.apiKey ?? "sk-ant-test-0123456789";
   const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
-  return startStrictServer(
+  const promptCache = createPromptCacheBook();
+  const delay = options.answerDelayMs ?? 0;
+  const server = await startStrictServer(
     anthropicCheck(apiKey),
     (req) => {
-      const call = callOf(req.body as Record<string, unknown>);
-      return { status: 200, headers: { "request-id": requestId() }, body: anthropicMessage({ model: reported(call.model), text: respond(call), inputTokens: 50 + Math.ceil((call.system.length + call.user.length) / 4) + call.images * 1_000 }) };
+      const body = req.body as Record<string, unknown>;
+      const call = callOf(body);
+      // Caches are isolated between organizations (here: keys) and models (CACHING).
+      const prompt = promptCache.account(`${apiKey}\u0000${call.model}`, call.model, anthropicPromptParts(body), { mode: "breakpoints", minimum: anthropicCacheMinimum(call.model), granularity: 1 }, delay);
+      return { status: 200, headers: { "request-id": requestId() }, body: anthropicMessage({ model: reported(call.model), text: respond(call), prompt }), ...(delay > 0 ? { delayMs: delay } : {}) };
     },
     options.reply ? { reply: options.reply } : {},
   );
+  return { ...server, promptCache };
 }

@@ -1,6 +1,9 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { verifySigV4 } from "./sigv4.ts";
-import { hashEmbedding, startStrictServer, type Check, type ModelCall, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { imageSize } from "./image-size.ts";
+import { claudeImageTokens, textTokens } from "./image-tokens.ts";
+import { createPromptCacheBook, digestOf, type PromptAccount, type PromptPart } from "./prompt-cache-book.ts";
+import { hashEmbedding, startStrictServer, type Check, type ModelCall, type PromptCaching, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict Amazon Bedrock Runtime fake: SigV4 is verified first (with the test's own secret
@@ -22,7 +25,7 @@ export interface StrictBedrockOptions extends StrictFakeOptions {
   region: string;
 }
 
-export interface StrictBedrock extends StrictFake {
+export interface StrictBedrock extends StrictFake, PromptCaching {
   /** Decoded image bytes of each valid Converse call, in order. */
   images: Uint8Array[][];
 }
@@ -37,20 +40,25 @@ interface FakeModel {
   /** Callable only through a cross-region inference profile, not on-demand by its base id. */
   profileOnly: boolean;
   embedding?: boolean;
+  /** Tokens a cache checkpoint's prefix needs to be cached; absent: the model takes no cachePoint (CACHING table). */
+  cacheMinimum?: number;
 }
 
+// Prompt caching (CACHING: https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html,
+// "Supported models, regions, and limits"): Claude Sonnet 4.5/4.6 1,024 tokens per checkpoint,
+// Haiku 4.5 and Opus 4.5-4.7 4,096, Nova 1K; Llama takes no cachePoint.
 // Claude 4.x and Llama 3.2/4 are sold on-demand only through inference profiles
 // (Bedrock user guide, "Supported Regions and models for inference profiles").
 const MODELS: Record<string, FakeModel> = {
-  "anthropic.claude-sonnet-4-5-20250929-v1:0": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "budget", profileOnly: true },
-  "anthropic.claude-haiku-4-5-20251001-v1:0": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "budget", profileOnly: true },
-  "anthropic.claude-opus-4-6-v1": { vision: true, maxTokens: 128_000, temperature: { min: 0, max: 1 }, thinking: "adaptive", profileOnly: true },
-  "anthropic.claude-sonnet-4-6": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "adaptive", profileOnly: true },
+  "anthropic.claude-sonnet-4-5-20250929-v1:0": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "budget", profileOnly: true, cacheMinimum: 1024 },
+  "anthropic.claude-haiku-4-5-20251001-v1:0": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "budget", profileOnly: true, cacheMinimum: 4096 },
+  "anthropic.claude-opus-4-6-v1": { vision: true, maxTokens: 128_000, temperature: { min: 0, max: 1 }, thinking: "adaptive", profileOnly: true, cacheMinimum: 4096 },
+  "anthropic.claude-sonnet-4-6": { vision: true, maxTokens: 64_000, temperature: { min: 0, max: 1 }, thinking: "adaptive", profileOnly: true, cacheMinimum: 1024 },
   // Opus 4.7: sampling parameters removed; adaptive thinking only (claude-messages-adaptive-thinking.html).
-  "anthropic.claude-opus-4-7": { vision: true, maxTokens: 128_000, temperature: null, thinking: "adaptive", profileOnly: true },
-  "amazon.nova-pro-v1:0": { vision: true, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false },
-  "amazon.nova-lite-v1:0": { vision: true, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false },
-  "amazon.nova-micro-v1:0": { vision: false, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false },
+  "anthropic.claude-opus-4-7": { vision: true, maxTokens: 128_000, temperature: null, thinking: "adaptive", profileOnly: true, cacheMinimum: 4096 },
+  "amazon.nova-pro-v1:0": { vision: true, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false, cacheMinimum: 1000 },
+  "amazon.nova-lite-v1:0": { vision: true, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false, cacheMinimum: 1000 },
+  "amazon.nova-micro-v1:0": { vision: false, maxTokens: 10_000, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: false, cacheMinimum: 1000 },
   "meta.llama3-2-11b-instruct-v1:0": { vision: true, maxTokens: 2_048, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: true },
   "meta.llama3-2-90b-instruct-v1:0": { vision: true, maxTokens: 2_048, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: true },
   "meta.llama4-maverick-17b-instruct-v1:0": { vision: true, maxTokens: 8_192, temperature: { min: 0, max: 1 }, thinking: "none", profileOnly: true },
@@ -133,6 +141,7 @@ function checkConverse(body: unknown, modelId: string, model: FakeModel): Refusa
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return invalid("A conversation must start with a user message.", "messages must be a non-empty array (API_runtime_Converse.html)");
   let images = 0;
+  let cachePoints = 0;
   for (const [i, message] of messages.entries()) {
     if (!isObject(message) || extraKeys(message, ["role", "content"]).length > 0) return invalid(`messages.${i} is malformed`, "a Message has only role and content (models_0.d.ts Message)");
     if (message.role !== "user" && message.role !== "assistant") return invalid(`messages.${i}.role must be user or assistant`, "ConversationRole is user | assistant (enums.d.ts)");
@@ -158,8 +167,13 @@ function checkConverse(body: unknown, modelId: string, model: FakeModel): Refusa
         if (!model.vision) return invalid(`This model doesn't support the image content block that you provided.`, `${modelId} takes no images`);
         if (!looksLike(image.format as string, bytes)) return invalid(`Could not process image at ${at}: its bytes are not a ${String(image.format)} image.`, "image bytes must decode as the declared format");
         images++;
+      } else if ("cachePoint" in block) {
+        const refused = checkCachePoint(block.cachePoint, at, modelId, model);
+        if (refused) return refused;
+        if (j === 0) return invalid(`${at}: a cachePoint cannot be the first block of a message`, "a cache checkpoint follows the content it caches (CACHING)");
+        cachePoints++;
       } else {
-        return invalid(`${at}: ${members[0]} blocks are not modelled by this fake`, `content type ${members[0]} is not modelled here (only text and image)`);
+        return invalid(`${at}: ${members[0]} blocks are not modelled by this fake`, `content type ${members[0]} is not modelled here (only text, image and cachePoint)`);
       }
     }
   }
@@ -171,8 +185,15 @@ function checkConverse(body: unknown, modelId: string, model: FakeModel): Refusa
     for (const [k, block] of body.system.entries()) {
       if (!isObject(block) || Object.keys(block).length !== 1 || !SYSTEM_KEYS.includes(Object.keys(block)[0] as (typeof SYSTEM_KEYS)[number])) return invalid(`system.${k} is malformed`, "SystemContentBlock is a union of one member");
       if ("text" in block && (typeof block.text !== "string" || block.text.trim() === "")) return invalid(`The text field in system.${k} is blank.`, "system text must not be blank");
+      if ("cachePoint" in block) {
+        const refused = checkCachePoint(block.cachePoint, `system.${k}`, modelId, model);
+        if (refused) return refused;
+        cachePoints++;
+      }
     }
   }
+  // Up to 4 cache checkpoints per request (CACHING).
+  if (cachePoints > 4) return invalid(`You can add up to 4 cache checkpoints. Found ${cachePoints}.`, "at most 4 cache checkpoints (CACHING)");
 
   const config = body.inferenceConfig;
   let maxTokens: number | undefined;
@@ -224,6 +245,13 @@ function checkConverse(body: unknown, modelId: string, model: FakeModel): Refusa
   return null;
 }
 
+/** A `CachePointBlock` (models_0.d.ts): `{type: "default", ttl?}`, on a model that supports prompt caching. */
+function checkCachePoint(value: unknown, at: string, modelId: string, model: FakeModel): Refusal | null {
+  if (!isObject(value) || value.type !== "default" || extraKeys(value, ["type", "ttl"]).length > 0) return invalid(`${at}.cachePoint is malformed`, "CachePointBlock is {type: default, ttl?} (models_0.d.ts; enums.d.ts CachePointType)");
+  if (model.cacheMinimum === undefined) return invalid("You invoked an unsupported model or your request did not allow prompt caching. See the documentation for more information.", `${modelId} does not support prompt caching (CACHING)`);
+  return null;
+}
+
 function checkInvoke(body: unknown, modelId: string, model: FakeModel): Refusal | null {
   if (!model.embedding) return invalid("This fake models InvokeModel for Titan Text Embeddings V2 only", `InvokeModel on ${modelId} is not modelled here`);
   if (!isObject(body)) return invalid("Malformed input request, please reformat your input and try again.", "InvokeModel body must be JSON");
@@ -265,12 +293,40 @@ function callOf(req: RecordedRequest, modelId: string): ModelCall {
   };
 }
 
+/**
+ * The prompt as the cache sees it: the system blocks, then the message blocks, each cachePoint
+ * closing the prefix before it (CACHING). Images at width x height / 750, Claude's rule
+ * (image-tokens.ts); the fake uses it for Nova and Llama too.
+ */
+export function conversePromptParts(body: unknown): PromptPart[] {
+  const b = body as { system?: Array<Record<string, unknown>>; messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+  const parts: PromptPart[] = [];
+  const add = (block: Record<string, unknown>, role: string) => {
+    if ("cachePoint" in block) {
+      if (parts.length > 0) parts[parts.length - 1] = { ...parts.at(-1)!, breakpoint: true };
+    } else if (typeof block.text === "string") {
+      parts.push({ kind: "text", tokens: textTokens(block.text), digest: digestOf(`${role}:${block.text}`) });
+    } else if (isObject(block.image)) {
+      const data = String((block.image.source as { bytes?: unknown }).bytes ?? "");
+      const size = imageSize(Buffer.from(data, "base64"));
+      parts.push({ kind: "image", tokens: size ? claudeImageTokens(size.width, size.height) : 1600, digest: digestOf(data) });
+    }
+  };
+  for (const block of b.system ?? []) add(block, "system");
+  for (const message of b.messages) for (const block of message.content) add(block, message.role);
+  return parts;
+}
+
 /** A Converse response as the service sends it (ConverseResponse, models_0.d.ts). */
-export function converseResponse(text: string, stopReason = "end_turn", tokens: { input: number; output: number } = { input: 900, output: 40 }): unknown {
+export function converseResponse(text: string, stopReason = "end_turn", tokens: { input: number; output: number } = { input: 900, output: 40 }, prompt?: PromptAccount): unknown {
+  // With a cache checkpoint, cache reads and writes are reported beside inputTokens (TokenUsage, models_0.d.ts).
+  const usage = prompt
+    ? { inputTokens: prompt.promptTokens - prompt.cachedTokens - prompt.writtenTokens, outputTokens: tokens.output, totalTokens: prompt.promptTokens + tokens.output, cacheReadInputTokens: prompt.cachedTokens, cacheWriteInputTokens: prompt.writtenTokens }
+    : { inputTokens: tokens.input, outputTokens: tokens.output, totalTokens: tokens.input + tokens.output };
   return {
     output: { message: { role: "assistant", content: text ? [{ text }] : [] } },
     stopReason,
-    usage: { inputTokens: tokens.input, outputTokens: tokens.output, totalTokens: tokens.input + tokens.output },
+    usage,
     metrics: { latencyMs: 412 },
   };
 }
@@ -289,6 +345,8 @@ export const bedrockFaults = {
  */
 export async function startStrictBedrock(options: StrictBedrockOptions): Promise<StrictBedrock> {
   const images: Uint8Array[][] = [];
+  const promptCache = createPromptCacheBook();
+  const delay = options.answerDelayMs ?? 0;
   const respond = options.respond ?? (() => "I would buy it.");
   const embed = options.embed ?? ((text: string) => hashEmbedding(text, 1024));
   const check = bedrockCheck(options);
@@ -308,9 +366,13 @@ export async function startStrictBedrock(options: StrictBedrockOptions): Promise
         const vector = embed(body.inputText, route.modelId).slice(0, body.dimensions ?? 1024);
         return { status: 200, body: { embedding: vector, inputTextTokenCount: body.inputText.split(/\s+/).length, embeddingsByType: { float: vector } } };
       }
-      return { status: 200, body: converseResponse(respond(callOf(req, route.modelId))) };
+      const parts = conversePromptParts(req.body);
+      const minimum = (modelOf(route.modelId) as { model: FakeModel }).model.cacheMinimum;
+      // Only a request with a cache checkpoint uses the cache, which belongs to the account (here: its key) and the model.
+      const prompt = minimum !== undefined && parts.some((p) => p.breakpoint) ? promptCache.account(`${options.accessKeyId}\u0000${route.modelId}`, route.modelId, parts, { mode: "breakpoints", minimum, granularity: 1 }, delay) : undefined;
+      return { status: 200, body: converseResponse(respond(callOf(req, route.modelId)), "end_turn", undefined, prompt), ...(delay > 0 ? { delayMs: delay } : {}) };
     },
     options.reply ? { reply: options.reply } : {},
   );
-  return { ...fake, images };
+  return { ...fake, images, promptCache };
 }

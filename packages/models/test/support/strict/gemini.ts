@@ -1,6 +1,9 @@
 import { geminiModelRules, type GeminiModelRules } from "../../../src/capabilities/gemini.ts";
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { imageSize } from "./image-size.ts";
+import { geminiImageTokens, textTokens } from "./image-tokens.ts";
+import { createPromptCacheBook, digestOf, type CacheRules, type PromptAccount, type PromptPart } from "./prompt-cache-book.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type PromptCaching, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict Gemini API (generativelanguage.googleapis.com) on 127.0.0.1. Its rules, and where
@@ -15,6 +18,8 @@ import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, t
  *   429 (QuotaFailure + RetryInfo) are the ones the API sends, as quoted in
  *   github.com/continuedev/continue/issues/8516 and google-gemini/gemini-cli/issues/10925.
  * - IMAGES: https://ai.google.dev/gemini-api/docs/image-understanding (PNG, JPEG, WEBP, HEIC, HEIF).
+ * - CACHING: https://ai.google.dev/gemini-api/docs/caching (implicit caching and its minimums;
+ *   `cachedContentTokenCount` inside `promptTokenCount`), kept by prompt-cache-book.ts.
  */
 
 export const GEMINI_IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"];
@@ -193,11 +198,49 @@ export function geminiCall(model: string, body: unknown): ModelCall {
   return { model, system: textOf(b.systemInstruction), user: textOf(user), images: user.parts.filter((p) => p.inlineData !== undefined).length };
 }
 
+/**
+ * The prompt as the implicit cache sees it: the system instruction, then the parts of the
+ * contents in order; images by Gemini's tile rule (image-tokens.ts).
+ */
+export function geminiPromptParts(body: unknown): PromptPart[] {
+  const b = body as { contents: Array<{ role?: string; parts: Array<{ text?: string; inlineData?: { data: string } }> }>; systemInstruction?: { parts?: Array<{ text?: string }> } };
+  const parts: PromptPart[] = [];
+  for (const p of b.systemInstruction?.parts ?? []) if (typeof p.text === "string") parts.push({ kind: "text", tokens: textTokens(p.text), digest: digestOf(`system:${p.text}`) });
+  for (const content of b.contents) {
+    for (const p of content.parts) {
+      if (typeof p.text === "string") parts.push({ kind: "text", tokens: textTokens(p.text), digest: digestOf(`${content.role ?? "user"}:${p.text}`) });
+      if (p.inlineData) {
+        const size = imageSize(Buffer.from(p.inlineData.data, "base64"));
+        parts.push({ kind: "image", tokens: size ? geminiImageTokens(size.width, size.height) : 258, digest: digestOf(p.inlineData.data) });
+      }
+    }
+  }
+  return parts;
+}
+
+/**
+ * Implicit caching (CACHING: https://ai.google.dev/gemini-api/docs/caching): on Gemini 2.5 and
+ * newer, none on 2.0; the minimum input is 2048 tokens on 2.5 Flash and Pro and 4096 on the 3.x
+ * models (the page's table; 2.5 models it does not list are given 2048). Null: no implicit caching.
+ */
+export function geminiCacheRules(model: string): CacheRules | null {
+  if (/^gemini-(1|2\.0)/.test(model)) return null;
+  return { mode: "automatic", minimum: /^gemini-3/.test(model) ? 4096 : 2048, granularity: 1 };
+}
+
 /** A GenerateContentResponse as the API sends one (REST GenerateContentResponse). */
-export function geminiResponse(model: string, text: string, finishReason = "STOP", tokens = { input: 700, output: 30, thoughts: 0 }) {
+export function geminiResponse(model: string, text: string, finishReason = "STOP", tokens = { input: 700, output: 30, thoughts: 0 }, prompt?: PromptAccount) {
+  const input = prompt?.promptTokens ?? tokens.input;
   return {
     candidates: [{ content: { role: "model", parts: text ? [{ text }] : [] }, finishReason, index: 0 }],
-    usageMetadata: { promptTokenCount: tokens.input, candidatesTokenCount: tokens.output, ...(tokens.thoughts ? { thoughtsTokenCount: tokens.thoughts } : {}), totalTokenCount: tokens.input + tokens.output + tokens.thoughts },
+    // cachedContentTokenCount is part of promptTokenCount (REST UsageMetadata); a zero is left out, as proto3 JSON does.
+    usageMetadata: {
+      promptTokenCount: input,
+      ...(prompt && prompt.cachedTokens > 0 ? { cachedContentTokenCount: prompt.cachedTokens } : {}),
+      candidatesTokenCount: tokens.output,
+      ...(tokens.thoughts ? { thoughtsTokenCount: tokens.thoughts } : {}),
+      totalTokenCount: input + tokens.output + tokens.thoughts,
+    },
     modelVersion: model,
     responseId: "fake-response",
   };
@@ -237,8 +280,10 @@ export const geminiFaults = {
  * STOP; valid embed calls get one `embed` vector per request (per Content: a Content's parts
  * make ONE vector, as gemini-embedding-2 embeds a Content whole), of the model's dimension.
  */
-export async function startStrictGemini(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
+export async function startStrictGemini(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake & PromptCaching> {
   const apiKey = options.apiKey ?? "AIza-test-0123456789";
+  const promptCache = createPromptCacheBook();
+  const delay = options.answerDelayMs ?? 0;
   const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.");
   const embed = options.embed ?? ((text: string, model: string) => hashEmbedding(`${model}:${text}`, geminiModelRules(model).embedding?.dimensions ?? 768));
@@ -249,9 +294,15 @@ export async function startStrictGemini(options: StrictFakeOptions & ReportedMod
   };
   const answer = (req: RecordedRequest): Reply => {
     const model = modelOfPath(req.path);
-    if (req.path.includes(":generateContent")) return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, req.body))) };
+    if (req.path.includes(":generateContent")) {
+      const rules = geminiCacheRules(model);
+      // Caches belong to a project (here: its key) and a model.
+      const prompt = rules ? promptCache.account(`${apiKey}\u0000${model}`, model, geminiPromptParts(req.body), rules, delay) : undefined;
+      return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, req.body)), "STOP", undefined, prompt), ...(delay > 0 ? { delayMs: delay } : {}) };
+    }
     if (req.path.includes(":batchEmbedContents")) return { status: 200, body: { embeddings: ((req.body as Body).requests as Body[]).map((r) => vector(model, r)) } };
     return { status: 200, body: { embedding: vector(model, req.body as Body) } };
   };
-  return startStrictServer(geminiCheck(apiKey), answer, options);
+  const server = await startStrictServer(geminiCheck(apiKey), answer, options);
+  return { ...server, promptCache };
 }

@@ -1,6 +1,9 @@
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
 import { validateChatCompletionRequest, validateEmbeddingRequest } from "./openapi-validator.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { imageSize } from "./image-size.ts";
+import { openaiImageTokens, textTokens } from "./image-tokens.ts";
+import { createPromptCacheBook, digestOf, type CacheRules, type PromptAccount, type PromptPart } from "./prompt-cache-book.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, type PromptCaching, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict fake of OpenAI's API (chat completions and embeddings) at `<url>` = http://127.0.0.1:<port>/v1.
@@ -17,6 +20,11 @@ import { hashEmbedding, header, startStrictServer, type Check, type ModelCall, t
  *   models and only with a value that model lists (400);
  * - images as base64 data URLs of a supported type (png, jpeg, webp, gif: developers.openai.com/api/docs/guides/images-vision);
  * - embeddings: the model's `dimensions` limit; text-embedding-ada-002 takes none (OpenAI embeddings guide).
+ *
+ * Usage is counted as OpenAI documents it: images by the model's formula (image-tokens.ts),
+ * text at about 4 characters a token, and `prompt_tokens_details.cached_tokens` from the prompt
+ * cache of prompt-cache-book.ts (automatic, 1024 tokens and up, 128-token steps). The
+ * `prompt_cache_key` is accepted (it is in the schema) but, as only a routing hint, changes nothing here.
  *
  * The model table is written from those documents, independently of src/capabilities, so a
  * wrong rule in the adapter meets a refusal here instead of its own mirror image.
@@ -184,16 +192,48 @@ export function modelCallOf(body: unknown, model: string): ModelCall {
   return { model, system, user: userParts.filter((p) => p.type === "text").map((p) => p.text ?? "").join("\n"), images: userParts.filter((p) => p.type === "image_url").length };
 }
 
+/**
+ * A chat body's prompt as OpenAI's cache sees it: the system message, then the user content
+ * parts in order, each image counted by the model's formula (image-tokens.ts).
+ */
+export function openaiPromptParts(body: unknown, model: string): PromptPart[] {
+  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const parts: PromptPart[] = [];
+  for (const message of messages) {
+    const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : ((message.content as Array<{ type: string; text?: string; image_url?: { url: string } }>) ?? []);
+    for (const part of content) {
+      if (part.type === "text") parts.push({ kind: "text", tokens: textTokens(part.text ?? ""), digest: digestOf(`${message.role}:${part.text ?? ""}`) });
+      if (part.type === "image_url") {
+        const data = IMAGE_DATA_URL.exec(part.image_url?.url ?? "")?.[2] ?? "";
+        const size = imageSize(Buffer.from(data, "base64"));
+        parts.push({ kind: "image", tokens: size ? openaiImageTokens(undated(model), size.width, size.height) : 85, digest: digestOf(data) });
+      }
+    }
+  }
+  return parts;
+}
+
+/** Automatic caching of prompts of 1024 tokens and more, in 128-token steps (developers.openai.com/api/docs/guides/prompt-caching). */
+export const OPENAI_CACHE_RULES: CacheRules = { mode: "automatic", minimum: 1024, granularity: 128 };
+
 /** A real-shaped ChatCompletion (CreateChatCompletionResponse), usage included. */
-export function openaiChatCompletion(text: string, model: string, finishReason: "stop" | "length" | "content_filter" = "stop") {
+export function openaiChatCompletion(text: string, model: string, finishReason: "stop" | "length" | "content_filter" = "stop", prompt?: PromptAccount) {
   const completion = Math.max(1, Math.ceil(text.length / 4));
+  const promptTokens = prompt?.promptTokens ?? 812;
   return {
     id: "chatcmpl-strict",
     object: "chat.completion",
     created: 1_790_000_000,
     model,
     choices: [{ index: 0, message: { role: "assistant", content: text, refusal: null, annotations: [] }, logprobs: null, finish_reason: finishReason }],
-    usage: { prompt_tokens: 812, completion_tokens: completion, total_tokens: 812 + completion, completion_tokens_details: { reasoning_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completion,
+      total_tokens: promptTokens + completion,
+      // cached_tokens is part of prompt_tokens (CompletionUsage.prompt_tokens_details, openapi.yaml).
+      ...(prompt ? { prompt_tokens_details: { cached_tokens: prompt.cachedTokens, audio_tokens: 0 } } : {}),
+      completion_tokens_details: { reasoning_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    },
     service_tier: "default",
     system_fingerprint: "fp_strict",
   };
@@ -241,8 +281,10 @@ export const OPENAI_FAKE_KEY = "sk-strict-0123456789";
  * @example
  * const fake = await startStrictOpenAI({ apiKey: "sk-test", respond: (call) => `seen ${call.images} images` });
  */
-export async function startStrictOpenAI(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake> {
+export async function startStrictOpenAI(options: StrictFakeOptions & ReportedModelOptions = {}): Promise<StrictFake & PromptCaching> {
   const apiKey = options.apiKey ?? OPENAI_FAKE_KEY;
+  const promptCache = createPromptCacheBook();
+  const delay = options.answerDelayMs ?? 0;
   const reported = options.reportedModel ?? ((requested: string) => requested);
   const respond = options.respond ?? (() => "I would probably buy it.\nRATIONALE: Clear product.\nPRODUCT: A kettle.");
   const server = await startStrictServer(
@@ -254,9 +296,11 @@ export async function startStrictOpenAI(options: StrictFakeOptions & ReportedMod
         const dimensions = body.dimensions ?? fakeEmbeddingModel(body.model)!.dimensions;
         return { status: 200, body: openaiEmbeddingList(texts.map((t) => options.embed?.(t, body.model) ?? hashEmbedding(t, dimensions)), body.model) };
       }
-      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, body.model)), reported(body.model)) };
+      // Caches belong to an organization (here: its key) and a model.
+      const prompt = promptCache.account(`${apiKey}\u0000${body.model}`, body.model, openaiPromptParts(req.body, body.model), OPENAI_CACHE_RULES, delay);
+      return { status: 200, body: openaiChatCompletion(respond(modelCallOf(req.body, body.model)), reported(body.model), "stop", prompt), ...(delay > 0 ? { delayMs: delay } : {}) };
     },
     options.reply ? { reply: options.reply } : {},
   );
-  return { ...server, url: `${server.url}/v1` };
+  return { ...server, url: `${server.url}/v1`, promptCache };
 }

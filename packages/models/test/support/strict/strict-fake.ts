@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { startFakeProvider, type RecordedRequest, type Reply } from "../fake-provider.ts";
+import type { PromptCacheBook } from "./prompt-cache-book.ts";
 
 /**
  * The shared shape of every strict provider fake (one file per provider beside this one).
@@ -46,6 +47,16 @@ export interface StrictFakeOptions {
    * Never consulted for an invalid request.
    */
   reply?: (req: RecordedRequest, index: number) => Reply | undefined;
+  /**
+   * How long a valid generate call takes to be answered. A prompt-cache entry is readable only
+   * once the answer of the call that wrote it has been sent, so calls in flight together miss.
+   */
+  answerDelayMs?: number;
+}
+
+/** A fake of a provider with a prompt cache: `promptCache.accounts` says how each prompt was counted and served. */
+export interface PromptCaching {
+  promptCache: PromptCacheBook;
 }
 
 /**

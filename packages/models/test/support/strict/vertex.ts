@@ -1,8 +1,9 @@
 import { createVerify, randomBytes, type KeyObject } from "node:crypto";
 import { geminiModelRules } from "../../../src/capabilities/gemini.ts";
 import type { RecordedRequest, Reply } from "../fake-provider.ts";
-import { checkGenerateBody, geminiCall, geminiResponse, googleError } from "./gemini.ts";
-import { hashEmbedding, header, startStrictServer, type Check, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
+import { checkGenerateBody, geminiCacheRules, geminiCall, geminiPromptParts, geminiResponse, googleError } from "./gemini.ts";
+import { createPromptCacheBook } from "./prompt-cache-book.ts";
+import { hashEmbedding, header, startStrictServer, type Check, type PromptCaching, type ReportedModelOptions, type StrictFake, type StrictFakeOptions } from "./strict-fake.ts";
 
 /**
  * A strict Vertex AI on 127.0.0.1: Google's OAuth token endpoint for service accounts and the
@@ -27,7 +28,7 @@ export interface StrictVertexOptions extends StrictFakeOptions, ReportedModelOpt
   location: string;
 }
 
-export interface StrictVertex extends StrictFake {
+export interface StrictVertex extends StrictFake, PromptCaching {
   /** The token URI to put in the test key (`${url}/token`). */
   tokenUri: string;
   /** Access tokens issued so far. */
@@ -43,6 +44,8 @@ const PATH = /^\/(v1|v1beta1)\/projects\/([^/]+)\/locations\/([^/]+)\/publishers
 
 export async function startStrictVertex(options: StrictVertexOptions): Promise<StrictVertex> {
   const issued: string[] = [];
+  const promptCache = createPromptCacheBook();
+  const delay = options.answerDelayMs ?? 0;
   const tokenExpiry = new Map<string, number>();
   let tokenUri = "";
 
@@ -117,7 +120,12 @@ export async function startStrictVertex(options: StrictVertexOptions): Promise<S
     }
     const [, , , , model, method] = PATH.exec(new URL(req.path, "http://127.0.0.1").pathname) as unknown as [string, string, string, string, string, string];
     const body = req.body as Record<string, unknown>;
-    if (method === "generateContent") return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, body))) };
+    if (method === "generateContent") {
+      // Vertex AI caches Gemini 2.5+ prompts implicitly, as the Gemini API does; a cache belongs to a project.
+      const rules = geminiCacheRules(model);
+      const prompt = rules ? promptCache.account(`${options.project}\u0000${model}`, model, geminiPromptParts(body), rules, delay) : undefined;
+      return { status: 200, body: geminiResponse(reported(model), respond(geminiCall(model, body)), "STOP", undefined, prompt), ...(delay > 0 ? { delayMs: delay } : {}) };
+    }
     if (method === "predict") {
       const instance = (body.instances as Array<{ content: string }>)[0]!;
       return { status: 200, body: { predictions: [{ embeddings: { values: embed(instance.content, model), statistics: { token_count: 5, truncated: false } } }] } };
@@ -128,5 +136,5 @@ export async function startStrictVertex(options: StrictVertexOptions): Promise<S
 
   const fake = await startStrictServer(check, answer, options);
   tokenUri = `${fake.url}/token`;
-  return { ...fake, tokenUri, issued };
+  return { ...fake, tokenUri, issued, promptCache };
 }
