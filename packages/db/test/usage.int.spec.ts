@@ -75,7 +75,7 @@ describe("usage repository", () => {
     expect(await usageRepository(t.db, "LEDGER").lastThirtyDays("acct_nobody")).toEqual([]);
   });
   it("sums model spend per account, model and kind over a range of UTC days, of its own stream", async () => {
-    const row = (stream: string, account_id: string, day: string, model: string, kind: "scoring" | "pairwise", calls: number, input_tokens: number, output_tokens: number) => ({
+    const row = (stream: string, account_id: string, day: string, model: string, kind: "scoring" | "pairwise", calls: number, input_tokens: number, output_tokens: number, cached_input_tokens = 0, cache_write_input_tokens = 0) => ({
       stream,
       account_id,
       day,
@@ -84,14 +84,16 @@ describe("usage repository", () => {
       calls,
       input_tokens,
       output_tokens,
+      cached_input_tokens,
+      cache_write_input_tokens,
     });
     await t.db
       .insertInto("ledger_model_usage")
       .values([
-        row("LEDGER", "acct_m", "2026-11-01", "openai:gpt-5-mini", "scoring", 6, 4_000, 300),
-        row("LEDGER", "acct_m", "2026-11-02", "openai:gpt-5-mini", "scoring", 6, 5_000, 200),
+        row("LEDGER", "acct_m", "2026-11-01", "openai:gpt-5-mini", "scoring", 6, 4_000, 300, 2_500),
+        row("LEDGER", "acct_m", "2026-11-02", "openai:gpt-5-mini", "scoring", 6, 5_000, 200, 3_000),
         row("LEDGER", "acct_m", "2026-11-02", "openai:gpt-5-mini", "pairwise", 5, 9_000, 5),
-        row("LEDGER", "acct_m", "2026-11-02", "anthropic:claude-sonnet-4-6", "scoring", 3, 2_500, 90),
+        row("LEDGER", "acct_m", "2026-11-02", "anthropic:claude-sonnet-4-6", "scoring", 3, 2_500, 90, 1_600, 800),
         row("LEDGER", "acct_m", "2026-10-31", "openai:gpt-5-mini", "scoring", 100, 100, 100), // before the range
         row("LEDGER", "acct_m", "2026-11-03", "openai:gpt-5-mini", "scoring", 100, 100, 100), // after it
         row("LEDGER", "acct_n", "2026-11-01", "openai:gpt-5-mini", "scoring", 1, 10, 1),
@@ -100,18 +102,61 @@ describe("usage repository", () => {
       .execute();
     const usage = usageRepository(t.db, "LEDGER");
     const acctM = [
-      { accountId: "acct_m", model: "anthropic:claude-sonnet-4-6", kind: "scoring", calls: 3, inputTokens: 2_500, outputTokens: 90 },
-      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "pairwise", calls: 5, inputTokens: 9_000, outputTokens: 5 },
-      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 12, inputTokens: 9_000, outputTokens: 500 },
+      { accountId: "acct_m", model: "anthropic:claude-sonnet-4-6", kind: "scoring", calls: 3, inputTokens: 2_500, outputTokens: 90, cachedInputTokens: 1_600, cacheWriteInputTokens: 800 },
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "pairwise", calls: 5, inputTokens: 9_000, outputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 12, inputTokens: 9_000, outputTokens: 500, cachedInputTokens: 5_500, cacheWriteInputTokens: 0 },
     ];
     expect(await usage.modelSpend({ from: "2026-11-01", to: "2026-11-02", accountId: "acct_m" })).toEqual(acctM);
     expect(await usage.modelSpend({ from: "2026-11-01", to: "2026-11-02" })).toEqual([
       ...acctM,
-      { accountId: "acct_n", model: "openai:gpt-5-mini", kind: "scoring", calls: 1, inputTokens: 10, outputTokens: 1 },
+      { accountId: "acct_n", model: "openai:gpt-5-mini", kind: "scoring", calls: 1, inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
     ]);
     expect(await usage.modelSpend({ from: "2026-11-02", to: "2026-11-02", accountId: "acct_n" })).toEqual([]);
     expect(await usageRepository(t.db, "other_LEDGER").modelSpend({ from: "2026-11-01", to: "2026-11-01" })).toEqual([
-      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 1_000, inputTokens: 1_000, outputTokens: 1_000 },
+      { accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 1_000, inputTokens: 1_000, outputTokens: 1_000, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
     ]);
+  });
+
+  it("reads the same rows per UTC day, ordered by day, of its own stream", async () => {
+    // The rows of the test above.
+    const usage = usageRepository(t.db, "LEDGER");
+    expect(await usage.dailyModelSpend({ from: "2026-11-01", to: "2026-11-02", accountId: "acct_m" })).toEqual([
+      { day: "2026-11-01", accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 6, inputTokens: 4_000, outputTokens: 300, cachedInputTokens: 2_500, cacheWriteInputTokens: 0 },
+      { day: "2026-11-02", accountId: "acct_m", model: "anthropic:claude-sonnet-4-6", kind: "scoring", calls: 3, inputTokens: 2_500, outputTokens: 90, cachedInputTokens: 1_600, cacheWriteInputTokens: 800 },
+      { day: "2026-11-02", accountId: "acct_m", model: "openai:gpt-5-mini", kind: "pairwise", calls: 5, inputTokens: 9_000, outputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0 },
+      { day: "2026-11-02", accountId: "acct_m", model: "openai:gpt-5-mini", kind: "scoring", calls: 6, inputTokens: 5_000, outputTokens: 200, cachedInputTokens: 3_000, cacheWriteInputTokens: 0 },
+    ]);
+    expect((await usage.dailyModelSpend({ from: "2026-11-01", to: "2026-11-01" })).map((r) => r.accountId)).toEqual(["acct_m", "acct_n"]);
+    expect(await usageRepository(t.db, "other_LEDGER").dailyModelSpend({ from: "2026-11-02", to: "2026-11-02" })).toEqual([]);
+  });
+
+  it("finds one request's settlements, its takeovers' included, and nothing of another request or stream", async () => {
+    const usage = (model: string, inputTokens: number, cachedInputTokens?: number) => ({ model, calls: 1, inputTokens, outputTokens: 7, ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }) });
+    let n = 1_000;
+    const settledEvent = (stream: string, accountId: string, reservationId: string, modelUsage?: object[]) =>
+      t.db
+        .insertInto("ledger_events")
+        .values({
+          stream,
+          stream_seq: ++n,
+          account_id: accountId,
+          type: "UsageSettled",
+          payload: JSON.stringify({ type: "UsageSettled", reservationId, keyId: "k", kind: "scoring", unitsReserved: 2, unitsUsed: 2, reservedAt: 1, ...(modelUsage ? { modelUsage } : {}), at: Date.UTC(2026, 10, 2) }),
+          at: new Date(Date.UTC(2026, 10, 2)),
+        })
+        .execute();
+    await settledEvent("LEDGER", "acct_r", "req_a%1", [usage("openai:gpt-5-mini", 100, 60)]);
+    await settledEvent("LEDGER", "acct_r", "req_a%1-r2", [usage("openai:gpt-5-mini", 50)]);
+    await settledEvent("LEDGER", "acct_r", "req_a%1-r2x"); // not a takeover's id
+    await settledEvent("LEDGER", "acct_r", "req_ab%1"); // % and _ are not wildcards
+    await settledEvent("LEDGER", "acct_r", "req_a%12");
+    await settledEvent("other_LEDGER", "acct_r", "req_a%1-r3");
+    await t.db.insertInto("ledger_events").values({ stream: "LEDGER", stream_seq: ++n, account_id: "acct_r", type: "UsageReserved", payload: JSON.stringify({ type: "UsageReserved", reservationId: "req_a%1" }), at: new Date() }).execute();
+    const found = await usageRepository(t.db, "LEDGER").requestSettlements("req_a%1");
+    expect(found).toEqual([
+      { reservationId: "req_a%1", accountId: "acct_r", kind: "scoring", unitsUsed: 2, settledAt: "2026-11-02T00:00:00.000Z", modelUsage: [usage("openai:gpt-5-mini", 100, 60)] },
+      { reservationId: "req_a%1-r2", accountId: "acct_r", kind: "scoring", unitsUsed: 2, settledAt: "2026-11-02T00:00:00.000Z", modelUsage: [usage("openai:gpt-5-mini", 50)] },
+    ]);
+    expect(await usageRepository(t.db, "LEDGER").requestSettlements("req_nobody")).toEqual([]);
   });
 });

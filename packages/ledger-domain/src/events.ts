@@ -36,8 +36,13 @@ export interface ModelUsage {
   /** "provider:model", e.g. "openai:gpt-5-mini". */
   model: string;
   calls: number;
+  /** Every prompt token, cached or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, read from the provider's prompt cache; absent when none was reported (and in events written before it existed). */
+  cachedInputTokens?: number;
+  /** Of `inputTokens`, written to the provider's prompt cache (a premium on Anthropic and Bedrock); absent like `cachedInputTokens`. */
+  cacheWriteInputTokens?: number;
 }
 
 export interface UsageSettled {

@@ -32,3 +32,4 @@ export {
   MAX_CREDITS_PER_GRANT,
 } from "./limits.ts";
 export { closedGet, closedSize, type ClosedReservation } from "./closed-index.ts";
+export * from "./model-prices/index.ts";

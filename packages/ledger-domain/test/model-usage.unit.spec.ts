@@ -71,6 +71,43 @@ describe("SettleUsage with model usage", () => {
     expect(given(open).when(settle("r1", 3, modelUsage as ModelUsage[]), T0).decision).toMatchObject({ rejection: { type: "InvalidCommand" } });
   });
 
+  it("sums cache counts per model, keeps them absent where no entry reports them, and refuses malformed ones", () => {
+    const sonnet = "anthropic:claude-sonnet-4-6";
+    const usage = [
+      { model: sonnet, calls: 3, inputTokens: 3_000, outputTokens: 40, cachedInputTokens: 2_000, cacheWriteInputTokens: 900 },
+      mini,
+      { model: sonnet, calls: 3, inputTokens: 3_000, outputTokens: 60, cachedInputTokens: 2_900 },
+      { model: "openai:gpt-4o", calls: 1, inputTokens: 1_500, outputTokens: 5, cachedInputTokens: 0 },
+    ];
+    given(open)
+      .when(settle("r1", 3, usage), T0)
+      .then([
+        withUsage(settled("r1", 5, 3, T0 - 1_000, T0), [
+          { model: sonnet, calls: 6, inputTokens: 6_000, outputTokens: 100, cachedInputTokens: 4_900, cacheWriteInputTokens: 900 },
+          mini,
+          { model: "openai:gpt-4o", calls: 1, inputTokens: 1_500, outputTokens: 5, cachedInputTokens: 0 },
+        ]),
+      ]);
+    const plain = given(open).when(settle("r1", 3, [mini]), T0).decision;
+    const event = "events" in plain ? plain.events[0] : undefined;
+    expect(event?.type === "UsageSettled" ? Object.keys(event.modelUsage![0]!) : null).toEqual(["model", "calls", "inputTokens", "outputTokens"]);
+    for (const bad of [{ ...mini, cachedInputTokens: -1 }, { ...mini, cacheWriteInputTokens: 0.5 }, { ...mini, cachedInputTokens: "10" }]) {
+      expect(given(open).when(settle("r1", 3, [bad as ModelUsage]), T0).decision).toMatchObject({ rejection: { type: "InvalidCommand", reason: expect.stringContaining("cachedInputTokens and cacheWriteInputTokens") } });
+    }
+  });
+
+  it("drops the cache counts of an entry whose counts exceed its input, and still settles: the input counts as uncached", () => {
+    const usage = [
+      { ...mini, cachedInputTokens: 4_813 }, // more than its 4,812 input tokens
+      { ...mini, cachedInputTokens: 3_000, cacheWriteInputTokens: 1_813 }, // 4,813 together
+      { ...mini, cachedInputTokens: 4_000, cacheWriteInputTokens: 812 }, // exactly all of it: kept
+    ];
+    given(open)
+      .when(settle("r1", 3, usage), T0)
+      .then([withUsage(settled("r1", 5, 3, T0 - 1_000, T0), [{ ...mini, calls: 18, inputTokens: 14_436, outputTokens: 930, cachedInputTokens: 4_000, cacheWriteInputTokens: 812 }])]);
+    expect(balance(given(open).when(settle("r1", 3, usage), T0).after())).toEqual({ available: 7, reserved: 0, granted: 10, used: 3 });
+  });
+
   it("folds an event with usage, also as read back from the stream, to the state of one without", () => {
     const plain = [...open, settled("r1", 5, 3, T0 - 1_000, T0)];
     const counted = [...open, withUsage(settled("r1", 5, 3, T0 - 1_000, T0), [mini])];

@@ -41,5 +41,11 @@ export const LedgerEnv = WorkerEnv.extend({
   LEDGER_PROJECTION: flagOn,
   /** Whether this replica answers the RPC subjects; off for a replica dedicated to the projection. */
   LEDGER_RPC: flagOn,
+  /**
+   * A JSON file of model prices (USD per million tokens) over the default table, for the
+   * model spend metrics; `npm run model-usage` reads the same variable. Unset: the default
+   * table (docs/ledger-mirror.md#prices). A file that cannot be read stops the start.
+   */
+  ADRANK_MODEL_PRICES_FILE: z.string().optional(),
 });
 export type LedgerEnv = z.infer<typeof LedgerEnv>;

@@ -5,7 +5,15 @@ import { decodeJson, encodeJson } from "@adrank/messaging";
 
 const Count = z.number().int().nonnegative();
 /** Checked at the RPC edge (bus-contracts' ModelUsage); read back leniently, as written. */
-const ModelUsage = z.object({ model: z.string(), calls: Count, inputTokens: Count, outputTokens: Count });
+const ModelUsage = z.object({
+  model: z.string(),
+  calls: Count,
+  inputTokens: Count,
+  outputTokens: Count,
+  // Absent when not reported, and from every event written before they existed.
+  cachedInputTokens: Count.optional(),
+  cacheWriteInputTokens: Count.optional(),
+});
 
 /** The shape of every event on the LEDGER stream; checked whenever an event is read back. */
 const LedgerEventSchema = z.discriminatedUnion("type", [

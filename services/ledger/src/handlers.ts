@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
-import { balanceOf, closedGet, windowRemaining, type AccountRateLimits, type LedgerCommand, type Rejection } from "@adrank/ledger-domain";
+import { balanceOf, closedGet, windowRemaining, type AccountRateLimits, type LedgerCommand, type Rejection, type UsageSettled } from "@adrank/ledger-domain";
 import { rejectionToRpcError } from "@adrank/ledger-client";
 import { BalanceRequest, GrantRequest, ReserveRequest, SettleRequest, type BalanceView, type ReserveReply, type SettleReply } from "@adrank/bus-contracts";
 import { decodeJson, encodeJson, type Topology } from "@adrank/messaging";
@@ -38,6 +38,8 @@ export function startRpcHandlers(
   logger: LedgerLogger,
   guard: Pick<StreamGuard, "problem">,
   accountRateLimits?: AccountRateLimits,
+  /** Told of every settlement this replica decided (not of repeats): model spend metrics. */
+  onSettled?: (event: UsageSettled) => void,
 ): RpcHandlers {
   const reserve: Handler = async (body) => {
     const req = parse(ReserveRequest, body);
@@ -77,6 +79,12 @@ export function startRpcHandlers(
       return { ok: true, value: repeat };
     }
     if (r.event.type !== "UsageSettled") throw new Error(`settle produced ${r.event.type}`);
+    try {
+      onSettled?.(r.event);
+    } catch (err) {
+      // Metrics must never fail a settlement that is already on the stream.
+      logger.warn({ err, reservationId }, "could not record a settlement's model spend metrics");
+    }
     const value: SettleReply = {
       reservationId,
       balance: balanceOf(state).available,

@@ -2,7 +2,7 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Database } from "@adrank/db";
-import { ACCOUNT_RATE_LIMITS, type AccountRateLimits, type AccountRequestLimits } from "@adrank/ledger-domain";
+import { ACCOUNT_RATE_LIMITS, type AccountRateLimits, type AccountRequestLimits, type UsageSettled } from "@adrank/ledger-domain";
 import { ensureStream, retryWhileElecting, type Topology } from "@adrank/messaging";
 import { createAccountStore, type AccountStore } from "./account-store.ts";
 import { createEventLog } from "./event-log.ts";
@@ -36,6 +36,8 @@ export interface LedgerDeps {
   rpc?: boolean;
   /** How often the stream's identity is compared with the mirror's. Default 2 s. */
   guardIntervalMs?: number;
+  /** Told of every settlement this replica decides (model spend metrics). */
+  onSettled?: (event: UsageSettled) => void;
   now?: () => number;
 }
 
@@ -78,7 +80,7 @@ export async function startLedger(deps: LedgerDeps): Promise<Ledger> {
     deps.sweeper === false
       ? null
       : startSweeper({ store, db, stream: topo.streams.ledger.name, paused: () => guard.problem() !== null, logger, ttlMs: deps.reservationTtlMs ?? 300_000, intervalMs: deps.sweepIntervalMs ?? 5_000, now });
-  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger, guard, accountRateLimits);
+  const rpc = deps.rpc === false ? null : startRpcHandlers(nc, topo, store, logger, guard, accountRateLimits, deps.onSettled);
   // The subscriptions must have reached the server before we call ourselves started: a
   // request sent right after (a test, a readiness probe) would otherwise find no responders.
   if (rpc) await nc.flush();

@@ -5,6 +5,8 @@ import { configOrExit, createLogger, loadConfig, onShutdown, serveHealth } from 
 import { createMetrics } from "@adrank/telemetry";
 import { LedgerEnv } from "./config.ts";
 import { startLedger } from "./ledger.ts";
+import { loadPriceTable } from "./model-price-file.ts";
+import { modelSpendMetrics } from "./model-spend-metrics.ts";
 
 const config = configOrExit(() => loadConfig(LedgerEnv));
 
@@ -15,6 +17,12 @@ try {
   await assertSchemaCurrent(db);
   const roleWarning = await schemaChangingRole(db);
   if (roleWarning) logger.warn(roleWarning);
+  const prices = await loadPriceTable(config.ADRANK_MODEL_PRICES_FILE);
+  if ("error" in prices) {
+    logger.fatal(prices.error);
+    process.exit(1);
+  }
+  const metrics = createMetrics("ledger");
   const nc = await connectToNats({ url: config.NATS_URL, name: "ledger", credentials: config, noAsyncTraces: true });
   const ledger = await startLedger({
     nc,
@@ -30,8 +38,8 @@ try {
     accountRequestLimits: { requests: config.LEDGER_ACCOUNT_REQUEST_LIMIT, fetches: config.LEDGER_ACCOUNT_FETCH_LIMIT },
     projection: config.LEDGER_PROJECTION,
     rpc: config.LEDGER_RPC,
+    onSettled: modelSpendMetrics(metrics, prices),
   });
-  const metrics = createMetrics("ledger");
   const stats = () => ledger.store.stats();
   metrics.counterOnScrape("adrank_ledger_commands_total", "Commands decided by this replica.", () => stats().commands);
   metrics.counterOnScrape("adrank_ledger_appends_total", "Events appended by this replica.", () => stats().appended);

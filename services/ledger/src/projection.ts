@@ -231,6 +231,8 @@ interface ModelUsageDelta {
   calls: number;
   input_tokens: number;
   output_tokens: number;
+  cached_input_tokens: number;
+  cache_write_input_tokens: number;
 }
 
 interface AccountDelta {
@@ -352,6 +354,8 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
             calls: sql`ledger_model_usage.calls + excluded.calls`,
             input_tokens: sql`ledger_model_usage.input_tokens + excluded.input_tokens`,
             output_tokens: sql`ledger_model_usage.output_tokens + excluded.output_tokens`,
+            cached_input_tokens: sql`ledger_model_usage.cached_input_tokens + excluded.cached_input_tokens`,
+            cache_write_input_tokens: sql`ledger_model_usage.cache_write_input_tokens + excluded.cache_write_input_tokens`,
           }),
         )
         .execute();
@@ -383,15 +387,17 @@ export async function applyEvents(db: Kysely<Database>, stream: string, rows: Pr
   });
 }
 
-/** Sums a settlement's model usage into the batch's rows, one per account, UTC day, model and kind. */
+/** Sums a settlement's model usage into the batch's rows, one per account, UTC day, model and kind (absent cache counts as 0). */
 function addModelUsage(into: Map<string, ModelUsageDelta>, stream: string, accountId: string, event: UsageSettled): void {
   const day = new Date(event.at).toISOString().slice(0, 10);
   for (const u of event.modelUsage ?? []) {
     const key = [accountId, day, u.model, event.kind].join("\u0000");
-    const row = into.get(key) ?? { stream, account_id: accountId, day, model: u.model, kind: event.kind, calls: 0, input_tokens: 0, output_tokens: 0 };
+    const row = into.get(key) ?? { stream, account_id: accountId, day, model: u.model, kind: event.kind, calls: 0, input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0 };
     row.calls += u.calls;
     row.input_tokens += u.inputTokens;
     row.output_tokens += u.outputTokens;
+    row.cached_input_tokens += u.cachedInputTokens ?? 0;
+    row.cache_write_input_tokens += u.cacheWriteInputTokens ?? 0;
     into.set(key, row);
   }
 }

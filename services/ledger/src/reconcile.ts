@@ -72,6 +72,8 @@ interface ModelTotals {
   calls: number;
   inputTokens: number;
   outputTokens: number;
+  cachedInputTokens: number;
+  cacheWriteInputTokens: number;
 }
 
 const emptyFold = (): Folded => ({ state: initialState(), lastSeq: 0, count: 0, seen: [], reservations: new Map(), models: new Map() });
@@ -88,8 +90,14 @@ function fold(f: Folded, seq: number, event: LedgerEvent): void {
     f.reservations.set(event.reservationId, { status: "settled", units: event.unitsReserved, unitsUsed: event.unitsUsed });
     for (const u of event.modelUsage ?? []) {
       const key = modelKey(new Date(event.at).toISOString().slice(0, 10), event.kind, u.model);
-      const t = f.models.get(key) ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
-      f.models.set(key, { calls: t.calls + u.calls, inputTokens: t.inputTokens + u.inputTokens, outputTokens: t.outputTokens + u.outputTokens });
+      const t = f.models.get(key) ?? { calls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0 };
+      f.models.set(key, {
+        calls: t.calls + u.calls,
+        inputTokens: t.inputTokens + u.inputTokens,
+        outputTokens: t.outputTokens + u.outputTokens,
+        cachedInputTokens: t.cachedInputTokens + (u.cachedInputTokens ?? 0),
+        cacheWriteInputTokens: t.cacheWriteInputTokens + (u.cacheWriteInputTokens ?? 0),
+      });
     }
   }
   if (event.type === "ReservationExpired") f.reservations.set(event.reservationId, { status: "expired", units: event.unitsReserved, unitsUsed: 0 });
@@ -150,7 +158,7 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
   let reservationsQuery = db.selectFrom("ledger_reservations").select(["account_id", "reservation_id", "status", "units", "units_used"]).where("stream", "=", stream);
   let modelsQuery = db
     .selectFrom("ledger_model_usage")
-    .select(["account_id", sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"), "kind", "model", "calls", "input_tokens", "output_tokens"])
+    .select(["account_id", sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"), "kind", "model", "calls", "input_tokens", "output_tokens", "cached_input_tokens", "cache_write_input_tokens"])
     .where("stream", "=", stream);
   if (accountId !== undefined) {
     accountsQuery = accountsQuery.where("account_id", "=", accountId);
@@ -168,7 +176,7 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
   for (const r of await modelsQuery.execute()) {
     const m = projectedModels.get(r.account_id) ?? new Map<string, ModelTotals>();
     projectedModels.set(r.account_id, m);
-    m.set(modelKey(r.day, r.kind, r.model), { calls: r.calls, inputTokens: r.input_tokens, outputTokens: r.output_tokens });
+    m.set(modelKey(r.day, r.kind, r.model), { calls: r.calls, inputTokens: r.input_tokens, outputTokens: r.output_tokens, cachedInputTokens: r.cached_input_tokens, cacheWriteInputTokens: r.cache_write_input_tokens });
   }
 
   const report: ReconcileReport = {
@@ -222,6 +230,8 @@ export async function reconcile({ js, jsm, db, topo, accountId, graceMs = DEFAUL
       differ(`model usage ${key} calls`, s?.calls ?? null, q?.calls ?? null);
       differ(`model usage ${key} input_tokens`, s?.inputTokens ?? null, q?.inputTokens ?? null);
       differ(`model usage ${key} output_tokens`, s?.outputTokens ?? null, q?.outputTokens ?? null);
+      differ(`model usage ${key} cached_input_tokens`, s?.cachedInputTokens ?? null, q?.cachedInputTokens ?? null);
+      differ(`model usage ${key} cache_write_input_tokens`, s?.cacheWriteInputTokens ?? null, q?.cacheWriteInputTokens ?? null);
     }
   }
   report.answers = await reconcileAnswers({

@@ -17,6 +17,18 @@ describe("ledger event codec", () => {
     expect(decodeEvent(encodeEvent(event))).toEqual(event);
   });
 
+  it("round-trips cache counts, and keeps them absent where the settlement reported none", () => {
+    const usage = [
+      { model: "anthropic:claude-sonnet-4-6", calls: 6, inputTokens: 9_000, outputTokens: 300, cachedInputTokens: 6_000, cacheWriteInputTokens: 1_500 },
+      { model: "openai:gpt-5-mini", calls: 6, inputTokens: 4_812, outputTokens: 310 },
+    ];
+    const event: LedgerEvent = { ...(settledBefore as LedgerEvent & { type: "UsageSettled" }), modelUsage: usage };
+    const decoded = decodeEvent(encodeEvent(event));
+    expect(decoded).toEqual(event);
+    expect(decoded.type === "UsageSettled" && Object.keys(decoded.modelUsage![1]!)).toEqual(["model", "calls", "inputTokens", "outputTokens"]);
+    expect(() => decodeEvent(bytes({ ...settledBefore, modelUsage: [{ ...usage[0], cachedInputTokens: -1 }] }))).toThrow();
+  });
+
   it("reads a reservation's fetches back, and a reservation from before them without the field", () => {
     const reservedBefore = { type: "UsageReserved", reservationId: "r1", keyId: "k1", kind: "scoring", units: 4, at: 1_700_000_000_000 };
     const event = decodeEvent(bytes(reservedBefore));

@@ -23,8 +23,40 @@ export interface ModelSpend {
   model: string;
   kind: "scoring" | "pairwise";
   calls: number;
+  /** Every prompt token, cached or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, read from the provider's prompt cache. */
+  cachedInputTokens: number;
+  /** Of inputTokens, written to the provider's prompt cache. */
+  cacheWriteInputTokens: number;
+}
+
+/** ModelSpend of one UTC day of settlement. */
+export interface DailyModelSpend extends ModelSpend {
+  /** `YYYY-MM-DD`. */
+  day: string;
+}
+
+/** One model's usage in one settlement, as the ledger recorded it (cache counts absent when not reported). */
+export interface SettledModelUsage {
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteInputTokens?: number;
+}
+
+/** A settlement of one request: its own reservation, or one a takeover made (`<id>-r<attempt>`). */
+export interface RequestSettlement {
+  reservationId: string;
+  accountId: string;
+  kind: "scoring" | "pairwise";
+  unitsUsed: number;
+  /** ISO time of settlement. */
+  settledAt: string;
+  modelUsage: SettledModelUsage[];
 }
 
 /** UTC days, `YYYY-MM-DD`, both included; one account, or every account when `accountId` is absent. */
@@ -80,14 +112,73 @@ export function usageRepository(db: Kysely<Database>, stream: string) {
           sql<number>`sum(${eb.ref("calls")})::bigint`.as("calls"),
           sql<number>`sum(${eb.ref("input_tokens")})::bigint`.as("input_tokens"),
           sql<number>`sum(${eb.ref("output_tokens")})::bigint`.as("output_tokens"),
+          sql<number>`sum(${eb.ref("cached_input_tokens")})::bigint`.as("cached_input_tokens"),
+          sql<number>`sum(${eb.ref("cache_write_input_tokens")})::bigint`.as("cache_write_input_tokens"),
         ])
         .where("stream", "=", stream)
         .where("day", ">=", sql<Date>`${from}::date`)
         .where("day", "<=", sql<Date>`${to}::date`);
       if (accountId !== undefined) query = query.where("account_id", "=", accountId);
       const rows = await query.groupBy(["account_id", "model", "kind"]).orderBy("account_id").orderBy("model").orderBy("kind").execute();
-      return rows.map((r) => ({ accountId: r.account_id, model: r.model, kind: r.kind, calls: Number(r.calls), inputTokens: Number(r.input_tokens), outputTokens: Number(r.output_tokens) }));
+      return rows.map((r) => ({ accountId: r.account_id, model: r.model, kind: r.kind, ...counts(r) }));
+    },
+
+    /**
+     * The same per UTC day of settlement as well, ordered by day, account, model and kind: the
+     * table's own rows, for totals per day.
+     */
+    async dailyModelSpend({ from, to, accountId }: ModelSpendQuery): Promise<DailyModelSpend[]> {
+      let query = db
+        .selectFrom("ledger_model_usage")
+        .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"), "account_id", "model", "kind", "calls", "input_tokens", "output_tokens", "cached_input_tokens", "cache_write_input_tokens"])
+        .where("stream", "=", stream)
+        .where("day", ">=", sql<Date>`${from}::date`)
+        .where("day", "<=", sql<Date>`${to}::date`);
+      if (accountId !== undefined) query = query.where("account_id", "=", accountId);
+      const rows = await query.orderBy("day").orderBy("account_id").orderBy("model").orderBy("kind").execute();
+      return rows.map((r) => ({ day: r.day, accountId: r.account_id, model: r.model, kind: r.kind, ...counts(r) }));
+    },
+
+    /**
+     * The settlements of one request, oldest first, from the mirrored events: the request's own
+     * reservation and those a takeover reserved for it (`<id>-r<attempt>`). Empty when the
+     * mirror holds none (not settled yet, expired, or another namespace's).
+     */
+    async requestSettlements(requestId: string): Promise<RequestSettlement[]> {
+      const likeSafe = requestId.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const rows = await db
+        .selectFrom("ledger_events")
+        .select(["account_id", "payload", "at"])
+        .where("stream", "=", stream)
+        .where("type", "=", "UsageSettled")
+        .where((eb) => eb.or([eb(sql<string>`payload->>'reservationId'`, "=", requestId), eb(sql<string>`payload->>'reservationId'`, "like", `${likeSafe}-r%`)]))
+        .orderBy("stream_seq")
+        .execute();
+      const own = new RegExp(`^${requestId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(-r\\d+)?$`);
+      return rows.flatMap((r) => {
+        const e = r.payload as { reservationId?: unknown; kind?: unknown; unitsUsed?: unknown; modelUsage?: unknown };
+        if (typeof e.reservationId !== "string" || !own.test(e.reservationId)) return [];
+        return [
+          {
+            reservationId: e.reservationId,
+            accountId: r.account_id,
+            kind: e.kind === "pairwise" ? "pairwise" : "scoring",
+            unitsUsed: Number(e.unitsUsed ?? 0),
+            settledAt: r.at.toISOString(),
+            modelUsage: Array.isArray(e.modelUsage) ? (e.modelUsage as SettledModelUsage[]) : [],
+          },
+        ];
+      });
     },
   };
 }
+
+/** The summed counts of a row as numbers (pg returns a sum of bigints as a string). */
+const counts = (r: { calls: number; input_tokens: number; output_tokens: number; cached_input_tokens: number; cache_write_input_tokens: number }) => ({
+  calls: Number(r.calls),
+  inputTokens: Number(r.input_tokens),
+  outputTokens: Number(r.output_tokens),
+  cachedInputTokens: Number(r.cached_input_tokens),
+  cacheWriteInputTokens: Number(r.cache_write_input_tokens),
+});
 export type UsageRepository = ReturnType<typeof usageRepository>;

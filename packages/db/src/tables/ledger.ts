@@ -71,8 +71,13 @@ export interface LedgerModelUsageTable {
   model: string;
   kind: UsageKind;
   calls: number;
+  /** Every prompt token, cached or not. */
   input_tokens: number;
   output_tokens: number;
+  /** Of input_tokens, read from the provider's prompt cache (0 before it was recorded). */
+  cached_input_tokens: ColumnType<number, number | undefined, number>;
+  /** Of input_tokens, written to the provider's prompt cache. */
+  cache_write_input_tokens: ColumnType<number, number | undefined, number>;
 }
 
 /** View: balance per account (available = granted - used - reserved). */
