@@ -82,7 +82,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     openapi: "3.1.0",
     info: {
       title: "adrank: Ad Creative Ranking API",
-      version: "1.6.0",
+      version: "1.7.0",
       summary: "Ranks ad creatives for a simulated audience persona and compares pairs with a blinded model panel.",
       description: INTRODUCTION,
     },

@@ -47,8 +47,9 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     // 1.2.0: Idempotency-Key, async and webhook_url, and getRequest; 1.3.0: recordOutcomes and
     // getCalibration; 1.4.0: summary.credits_status; 1.5.0: p_above_next, too_close_to_call, summary.uncertainty/warnings/method, win_probability, reliability;
-    // 1.6.0: rankAcrossAudiences (POST /api/v1/rank/audiences) and the persona_made_no_difference warning. Each is additive to v1.
-    expect(doc.info.version).toBe("1.6.0");
+    // 1.6.0: rankAcrossAudiences (POST /api/v1/rank/audiences) and the persona_made_no_difference warning; 1.7.0: reuse_evaluations,
+    // ranked assets' `reused` and summary.evaluations_reused. Each is additive to v1.
+    expect(doc.info.version).toBe("1.7.0");
   });
 
   it("names the operations and documents every status of the spec", () => {

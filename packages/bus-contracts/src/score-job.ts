@@ -36,6 +36,8 @@ export const Evaluation = z.object({
   usage: z.array(ModelUsage).optional(),
   /** How the evaluation was produced (the answer's receipt). Absent from older scorers. */
   receipt: EvaluationReceipt.optional(),
+  /** The scorer's method key (services/scorer/src/method-key.ts): what a kept copy of this evaluation is filed under. Absent from older scorers, whose evaluations are not kept. */
+  methodKey: z.string().regex(/^[a-f0-9]{16}$/).optional(),
 });
 export type Evaluation = z.infer<typeof Evaluation>;
 

@@ -50,7 +50,9 @@ export function rankedTable(response: RankResponse, nameOf: (assetId: string | n
 }
 
 /** The bill: what was used and what is left, or, while the ledger has not confirmed the charge, that it is pending (`adrank get <request_id>` shows it confirmed). */
-export function creditsLine(s: { credits_used: number; credits_remaining: number | null; credits_status?: "confirmed" | "pending" | undefined }): string {
-  if (s.credits_status === "pending") return `${counted(s.credits_used, "credit")} used (pending the ledger's confirmation: adrank get <request_id> shows it confirmed)`;
-  return `${counted(s.credits_used, "credit")} used, ${s.credits_remaining ?? "?"} left`;
+export function creditsLine(s: { credits_used: number; credits_remaining: number | null; credits_status?: "confirmed" | "pending" | undefined; evaluations_reused?: number | undefined }): string {
+  // Evaluations reused from earlier requests (--reuse) cost nothing: said so the bill adds up.
+  const reused = s.evaluations_reused ? `; ${counted(s.evaluations_reused, "evaluation")} reused at no charge` : "";
+  if (s.credits_status === "pending") return `${counted(s.credits_used, "credit")} used (pending the ledger's confirmation: adrank get <request_id> shows it confirmed)${reused}`;
+  return `${counted(s.credits_used, "credit")} used, ${s.credits_remaining ?? "?"} left${reused}`;
 }

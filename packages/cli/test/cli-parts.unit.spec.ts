@@ -103,6 +103,11 @@ describe("cli parts", () => {
     expect(pending.at(-1)).toBe("2 ranked, 1 failed; 3 credits used (pending the ledger's confirmation: adrank get <request_id> shows it confirmed)");
   });
 
+  it("says in the bill how many evaluations were reused at no charge (--reuse)", () => {
+    const reused = rankedTable(response({ summary: { ...response().summary, credits_used: 1, evaluations_reused: 2 } }), (id) => id ?? "?").split("\n");
+    expect(reused.at(-1)).toBe("2 ranked, 1 failed; 1 credit used, 97 left; 2 evaluations reused at no charge");
+  });
+
   it("names the models after the table, and warns in plain text when the sim model answered", () => {
     const table = rankedTable(withModels(SIM_MODELS), (id) => id ?? "?").split("\n");
     expect(table.slice(-3)).toEqual([

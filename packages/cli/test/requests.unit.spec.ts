@@ -35,6 +35,11 @@ describe("flags to requests", () => {
     expect(refineOf(["--audience-id", "x"])).toBeUndefined();
   });
 
+  it("asks for reuse_evaluations with --reuse, and leaves it to the server's default (no reuse) without", () => {
+    expect(rankRequestOf({ "audience-id": "x", reuse: true }, [image("a.png")], [null]).reuse_evaluations).toBe(true);
+    expect("reuse_evaluations" in rankRequestOf({ "audience-id": "x" }, [image("a.png")], [null])).toBe(false);
+  });
+
   it("wants exactly one of a saved audience and an inline one", () => {
     expect(audienceOf({ "audience-id": "aud_1" })).toEqual({ audience_id: "aud_1" });
     expect(() => audienceOf({})).toThrow(UsageError);

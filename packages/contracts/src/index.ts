@@ -3,6 +3,7 @@ export { CopyContext, normalizeCopy, type NormalizedCopy } from "./common/copy-c
 export { InlineAudience, Demographics } from "./common/inline-audience.ts";
 export { isAcceptedImageUrl } from "./common/image-url.ts";
 export { AssetInput, RankRequest, type RankRequestInput } from "./rank/rank-request.ts";
+export { ReuseEvaluations, KEPT_EVALUATIONS_DEFAULT_TTL_HOURS } from "./rank/reuse-evaluations.ts";
 export { RankResponse, RankedAsset, RankSummary, RankAssetError, PanelOutcome, ConfidenceDetails, ScoreDetails, ClosePairRefinement, ClosePairResult } from "./rank/rank-response.ts";
 export { REPETITIONS_PER_EVALUATION, GENERATORS_PER_REPETITION, GENERATOR_SAMPLES_PER_EVALUATION, PANEL_SIZE, ScoreLayer, UsageKind } from "./method.ts";
 export { RankAudiencesRequest, AudienceItem, SavedAudienceChoice, audienceNameKey, AUDIENCE_NAMES_UNIQUE, type RankAudiencesRequestInput } from "./rank-audiences/rank-audiences-request.ts";

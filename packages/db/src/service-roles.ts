@@ -36,6 +36,7 @@ export const SERVICE_GRANTS = {
     outcomes: ["SELECT", "INSERT", "UPDATE"],
     settlement_outbox: ["SELECT", "INSERT", "UPDATE"], // settles the ledger has not confirmed: recorded, relayed, reported
     drift_runs: ["SELECT", "INSERT"], // the drift watch (admin/drift), which runs with the gateway's role: append a run, read the last
+    kept_evaluations: ALL, // evaluations kept for reuse: upserted, looked up, expired ones swept
   },
   // The ledger's Postgres mirror, and its operator commands (mirror-cli, reconcile, model-usage)
   // that run with the ledger's environment: rebuild and reseed delete and renumber mirrored rows.

@@ -115,6 +115,8 @@ export function servicePermissions(topo: Topology, { consoleSignupGrants }: Perm
         rpc.balance,
         topo.presence("refinement"),
         topo.presence("panel-voter"),
+        // The scorers' method key, before a kept evaluation is reused (issue 36).
+        topo.presence("scorer"),
         // Only the gateway ends runs: a worker that could cancel would be able to stop others' work.
         topo.cancelAll,
       ],
@@ -123,8 +125,9 @@ export function servicePermissions(topo: Topology, { consoleSignupGrants }: Perm
     },
     scorer: {
       publish: [...worker("scorer", "score"), ...imageRead],
-      subscribe: [topo.cancelAll, inbox("scorer")],
-      respond: false,
+      // Presence answers the gateway with the scorer's method key (issue 36).
+      subscribe: [topo.presence("scorer"), topo.cancelAll, inbox("scorer")],
+      respond: true,
     },
     "panel-voter": {
       publish: [...worker("panel-voter", "vote"), ...imageRead],

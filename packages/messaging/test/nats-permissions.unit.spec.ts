@@ -57,6 +57,17 @@ describe("servicePermissions", () => {
     const result = topo.result("req-1", "job-1");
     expect(usersWho(prod, (p) => mayPublish(p, result))).toEqual(["scorer", "panel-voter", "refinement"]);
     expect(usersWho(prod, (p) => maySubscribe(p, topo.resultsWildcard("req-1")))).toEqual(["gateway", "refinement"]);
+    // A result router's subjects: one subscription per process, results published to a job's replyTo.
+    expect(usersWho(prod, (p) => mayPublish(p, topo.routedResult("router-1", "job-1")))).toEqual(["scorer", "panel-voter", "refinement"]);
+    expect(usersWho(prod, (p) => maySubscribe(p, topo.routedResultsWildcard("router-1")))).toEqual(["gateway", "refinement"]);
+    expect(usersWho(prod, (p) => maySubscribe(p, topo.resultsPerRequest))).toEqual(["gateway", "refinement"]);
+  });
+
+  it("lets the gateway ask each worker service's presence, and each service answer only its own", () => {
+    for (const service of ["scorer", "panel-voter", "refinement"] as const) {
+      expect(usersWho(prod, (p) => mayPublish(p, topo.presence(service))), service).toEqual(["gateway"]);
+      expect(usersWho(prod, (p) => maySubscribe(p, topo.presence(service))), service).toEqual([service]);
+    }
   });
 
   it("lets only the gateway cancel a run, and the workers hear every run's cancel", () => {
@@ -75,7 +86,7 @@ describe("servicePermissions", () => {
       // Replies go out through allow_responses, never through a publish permission on inboxes.
       expect(prod[user].publish.some((s) => s.startsWith("_INBOX")), user).toBe(false);
     }
-    expect(usersWho(prod, (p) => p.respond)).toEqual(["ledger", "panel-voter", "refinement"]);
+    expect(usersWho(prod, (p) => p.respond)).toEqual(["ledger", "scorer", "panel-voter", "refinement"]);
   });
 
   it("reads images only as whole-chunk reads, and writes them only from the gateway", () => {

@@ -38,6 +38,7 @@ export function assembleRankResponse({ requestId, plan, refinement, errors, sett
       assets_ranked: ordered.length,
       assets_failed: errors.length,
       scoring_evaluations: settlement.units,
+      evaluations_reused: ordered.reduce((n, a) => n + a.reusedEvaluations, 0),
       repetitions_per_evaluation: REPETITIONS_PER_EVALUATION,
       generator_samples_per_evaluation: GENERATOR_SAMPLES_PER_EVALUATION,
       close_pair_refinement: refinement.report,
@@ -96,6 +97,7 @@ function rankedAsset(asset: ScoredAsset, rank: number, next: AboveNext): RankedA
     },
     p_above_next: next.pAboveNext,
     too_close_to_call: next.tooCloseToCall,
+    reused: asset.reused,
   };
 }
 

@@ -1,8 +1,12 @@
 import type { Evaluation } from "@adrank/bus-contracts";
 import type { ScoreLayer } from "@adrank/contracts";
 
-/** What came back for one evaluation: the scorer's result, or a sentence saying why not. */
-export type EvaluationOutcome = { ok: true; evaluation: Evaluation } | { ok: false; error: string };
+/**
+ * What came back for one evaluation: the scorer's result, or a sentence saying why not.
+ * `reused` marks an evaluation kept from an earlier request of the account (issue 36): no
+ * model was called for it, so it is neither billed nor counted in the request's model usage.
+ */
+export type EvaluationOutcome = { ok: true; evaluation: Evaluation; reused?: boolean } | { ok: false; error: string };
 
 /**
  * What happened to one asset. `failed` covers everything before an evaluation could run

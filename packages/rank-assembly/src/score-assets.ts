@@ -1,4 +1,4 @@
-import { billedEvaluations } from "./billing.ts";
+import { billedEvaluations, reusedEvaluations, whollyReused } from "./billing.ts";
 import type { AssetOutcome } from "./outcome.ts";
 import type { RankPlan } from "./plan.ts";
 import type { Ablation, AssetError, ScoredAsset } from "./scored-asset.ts";
@@ -10,6 +10,8 @@ export interface ScoredBatch {
   errors: AssetError[];
   /** What the batch is billed for; the settlement confirms it. */
   billedEvaluations: number;
+  /** Evaluations of the scored assets reused from earlier requests (not billed). */
+  reusedEvaluations: number;
 }
 
 /** Said of an asset that has no outcome at all; the runner should never leave one behind. */
@@ -23,9 +25,11 @@ export function scoreAssets(plan: RankPlan, outcomes: ReadonlyArray<AssetOutcome
   const scored: ScoredAsset[] = [];
   const errors: AssetError[] = [];
   let billed = 0;
+  let reused = 0;
   for (const asset of plan.assets) {
     const outcome: AssetOutcome = outcomes[asset.index] ?? { kind: "failed", error: NOT_EVALUATED };
     billed += billedEvaluations(outcome);
+    reused += reusedEvaluations(outcome);
     const base = { index: asset.index, url: asset.url, assetId: asset.assetId };
     if (outcome.kind === "failed") {
       errors.push({ ...base, error: outcome.error });
@@ -45,10 +49,12 @@ export function scoreAssets(plan: RankPlan, outcomes: ReadonlyArray<AssetOutcome
       scoreBeforeRefine: evaluation.score,
       ablation: ablationOf(outcome),
       evaluation,
+      reused: whollyReused(outcome),
+      reusedEvaluations: reusedEvaluations(outcome),
       panelOutcome: null,
     });
   }
-  return { scored, errors, billedEvaluations: billed };
+  return { scored, errors, billedEvaluations: billed, reusedEvaluations: reused };
 }
 
 function ablationOf(outcome: Extract<AssetOutcome, { kind: "evaluated" }>): Ablation {

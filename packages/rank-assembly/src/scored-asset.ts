@@ -24,6 +24,10 @@ export interface ScoredAsset {
   scoreBeforeRefine: number;
   ablation: Ablation;
   evaluation: Evaluation;
+  /** True when every evaluation of the asset was reused from an earlier request (it cost nothing). */
+  reused: boolean;
+  /** How many of its evaluations in the answer were reused (0 to 2): the summary's evaluations_reused. */
+  reusedEvaluations: number;
   /** The spec's PanelOutcome: set by close-pair refinement on both assets of a refined pair. */
   panelOutcome: PanelOutcome | null;
 }

@@ -80,6 +80,7 @@ describe("assembleRankResponse", () => {
         // The last (and only) asset has no neighbour below it.
         p_above_next: null,
         too_close_to_call: false,
+        reused: false,
       },
     ]);
   });
@@ -155,6 +156,7 @@ describe("assembleRankResponse", () => {
       assets_ranked: 2,
       assets_failed: 0,
       scoring_evaluations: 3,
+      evaluations_reused: 0,
       repetitions_per_evaluation: 3,
       generator_samples_per_evaluation: 6,
       close_pair_refinement: { enabled: false, pairs_evaluated: 0, results: [] },

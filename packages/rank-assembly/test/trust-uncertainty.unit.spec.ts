@@ -6,7 +6,7 @@ import { closePairResult, evaluation } from "./fixtures.ts";
 
 function scored(id: string, repetitionScores: [number, number, number]): ScoredAsset {
   const score = (repetitionScores[0] + repetitionScores[1] + repetitionScores[2]) / 3;
-  return { index: Number(id.slice(1)), url: id, assetId: id, assetType: "Advertisement", layer: "image-only", copyIncluded: false, score, scoreBeforeRefine: score, ablation: { kind: "self" }, evaluation: evaluation(score, { repetitionScores }), panelOutcome: null };
+  return { index: Number(id.slice(1)), url: id, assetId: id, assetType: "Advertisement", layer: "image-only", copyIncluded: false, score, scoreBeforeRefine: score, ablation: { kind: "self" }, evaluation: evaluation(score, { repetitionScores }), reused: false, reusedEvaluations: 0, panelOutcome: null };
 }
 
 describe("p_above_next", () => {

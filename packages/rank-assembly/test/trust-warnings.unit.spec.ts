@@ -19,6 +19,8 @@ function scored(index: number, repetitionScores: [number, number, number]): Scor
     scoreBeforeRefine: score,
     ablation: { kind: "self" },
     evaluation: evaluation(score, { repetitionScores }),
+    reused: false,
+    reusedEvaluations: 0,
     panelOutcome: null,
   };
 }

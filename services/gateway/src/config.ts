@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BaseEnv, envFlag, envInt, trustProxyHops } from "@adrank/runtime";
-import { CALIBRATION_OUTCOMES_READ_MAX, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT } from "@adrank/contracts";
+import { CALIBRATION_OUTCOMES_READ_MAX, KEPT_EVALUATIONS_DEFAULT_TTL_HOURS, OUTCOME_METRICS_PER_ACCOUNT, OUTCOMES_PER_ACCOUNT } from "@adrank/contracts";
 import { WebhookEnv } from "./webhooks/config.ts";
 import { ABUSE_LIMIT_DEFAULTS } from "./http/abuse-limits.ts";
 
@@ -68,6 +68,8 @@ export const GatewayEnv = BaseEnv.extend({
   CALIBRATION_TIMEOUT_MS: envInt(10_000, 100, 120_000),
   /** Finished requests are fetchable this long (the API promises at least 30 days). */
   REQUEST_RETENTION_DAYS: envInt(30, 30, 3_650),
+  /** How long a successful evaluation is kept for reuse by requests with reuse_evaluations (7 days); expired ones are swept. */
+  ADRANK_KEPT_EVALUATIONS_TTL_HOURS: envInt(KEPT_EVALUATIONS_DEFAULT_TTL_HOURS, 1, 8_760),
   ...WebhookEnv,
   /** `production` makes ADRANK_SECRETS_KEY required (the Dockerfile sets it). */
   NODE_ENV: z.string().default("development"),

@@ -72,12 +72,12 @@ describe("health, documents and docs", () => {
     expect(res.json()).toMatchObject({ status: "unavailable", failed: ["ledger"], checks: { nats: "up", postgres: "up", ledger: "down" } });
   });
 
-  it("serves the OpenAPI 3.1 document, version 1.6.0, with every operation including rankAcrossAudiences, audiences, getRequest, recordOutcomes and getCalibration", async () => {
+  it("serves the OpenAPI 3.1 document, version 1.7.0, with every operation including rankAcrossAudiences, audiences, getRequest, recordOutcomes and getCalibration", async () => {
     const res = await app.inject({ method: "GET", url: "/api/v1/openapi.json" });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(doc.info.version).toBe("1.6.0");
+    expect(doc.info.version).toBe("1.7.0");
     const operations = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operations).toEqual(expect.arrayContaining(["rankAssets", "rankAcrossAudiences", "compareCreativePairs", "listAudiences", "createAudience", "getRequest", "recordOutcomes", "getCalibration"]));
   });
@@ -94,7 +94,7 @@ describe("health, documents and docs", () => {
       expect(asset.statusCode, ref).toBe(200);
     }
     const json = await app.inject({ method: "GET", url: "/docs/json" });
-    expect(json.json().info.version).toBe("1.6.0");
+    expect(json.json().info.version).toBe("1.7.0");
   });
 });
 

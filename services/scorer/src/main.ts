@@ -6,7 +6,10 @@ import { instrumentEmbedder, instrumentGenerator, modelCallInstruments } from "@
 import { ScorerEnv } from "./config.ts";
 import { createAnchorEmbeddings } from "./anchor-embeddings.ts";
 import { createScoreHandler, SCORE_EXHAUSTED_ERROR } from "./score-handler.ts";
+import { promptCacheWarmup } from "./evaluate.ts";
+import { createPrefixWarmups } from "./warm-first.ts";
 import { promptTemplateHash } from "./evaluation-receipt.ts";
+import { scorerMethodKey } from "./scorer-method-key.ts";
 
 await runWorkerService({
   name: "scorer",
@@ -32,7 +35,8 @@ await runWorkerService({
     const stopModelCheck = models.config.ADRANK_MODELS_CHECK_AT_START ? runStartupModelCheck({ generators: models.generators, embedder: models.embedder }, readiness, logger) : () => {};
 
     // Rendered and hashed once at start, so the first evaluation does not pay for it.
-    logger.info({ method: METHOD_VERSION, promptTemplates: promptTemplateHash(), anchorSimilarityLimit: config.ANCHOR_SIMILARITY_LIMIT }, "scoring method");
+    const methodKey = scorerMethodKey({ generators: models.generators, embedder: models.embedder, similarityLimit: config.ANCHOR_SIMILARITY_LIMIT });
+    logger.info({ method: METHOD_VERSION, promptTemplates: promptTemplateHash(), anchorSimilarityLimit: config.ANCHOR_SIMILARITY_LIMIT, methodKey }, "scoring method");
     const images = createImageCache(await openImageStore(nc, topo, { replicas: config.JOBS_JETSTREAM_REPLICAS }), config.SCORER_IMAGE_CACHE_BYTES);
     const handle = createScoreHandler({
       generators,
@@ -40,6 +44,9 @@ await runWorkerService({
       anchors: createAnchorEmbeddings(embedder, anchorSets),
       loadImage: images.get,
       similarityLimit: config.ANCHOR_SIMILARITY_LIMIT,
+      warmUp: promptCacheWarmup(models.generators, config.ADRANK_PROMPT_CACHE_WARMUP),
+      prefixWarmups: createPrefixWarmups(),
+      methodKey,
       onSampleReplaced: (err) => {
         const kind = isModelError(err) ? err.kind : "error";
         replacedSamples.inc({ kind });
@@ -58,6 +65,8 @@ await runWorkerService({
         onOutcome: (job, outcome) => evaluations.inc({ layer: job.layer, outcome: outcome.ok ? "ok" : "failed" }),
       },
       backlogHelp: "Jobs waiting on this service's JetStream consumer or handed out and not yet acked (the scaling signal).",
+      // The gateway asks which method runs before it reuses a kept evaluation (issue 36).
+      presence: () => ({ methodKey }),
       notReadyReason: () => readiness.notReadyReason(),
       stopFirst: [{ name: "stop the model check", run: async () => stopModelCheck() }],
     });

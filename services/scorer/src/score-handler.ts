@@ -9,13 +9,14 @@ export const SCORE_EXHAUSTED_ERROR = "The asset could not be scored after severa
 /**
  * Turns one job into its outcome. Failures a user should know about (a model refusing,
  * timing out, an expired image) become per-asset error sentences; anything else is thrown so
- * the job worker retries it on another delivery.
+ * the job worker retries it on another delivery. With `methodKey`, every evaluation carries it.
  */
-export function createScoreHandler(deps: EvaluationDeps) {
+export function createScoreHandler(deps: EvaluationDeps & { methodKey?: string }) {
   return async (job: ScoreJob, { signal }: JobContext): Promise<ScoreResult["outcome"]> => {
     try {
       const evaluation = await evaluate(job, deps, signal);
-      return { ok: true, evaluation };
+      // The method key files the evaluation for reuse (issue 36): see scorer-method-key.ts.
+      return { ok: true, evaluation: deps.methodKey === undefined ? evaluation : { ...evaluation, methodKey: deps.methodKey } };
     } catch (err) {
       const sentence = userFacingError(err, signal);
       if (sentence) return { ok: false, error: sentence };

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { RankRequest, RankResponse } from "@adrank/contracts";
 import { TRAIL_RUNNERS, TRAIL_RUNNERS_ID } from "./audience.ts";
-import { HOSTED_IMAGES, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
+import { HOSTED_IMAGES, SALE_BADGE, SALE_BADGE_PNG, STUDIO_SHOE, STUDIO_SHOE_PNG, SUNRISE_RUN, SUNRISE_RUN_PNG } from "./images.ts";
 import { clickThroughRateReceipt, SIMULATED_WARNING, scrollStoppingReceipt, simScrollStoppingReceipt } from "./method-receipts.ts";
 import type { Examples } from "./named-example.ts";
 import { EXAMPLE_WEBHOOK_URL } from "./webhook.ts";
@@ -46,6 +46,12 @@ export const rankRequestExamples: Examples<z.input<typeof RankRequest>> = {
       refine_close_pairs: false,
     },
   },
+  reuseEvaluations: {
+    summary: "A re-rank after adding one creative, reusing the evaluations already paid for",
+    description:
+      "The first example's two creatives again, with a third added and reuse_evaluations true. Their three evaluations (same images, copy, audience, goal, asset type, platform and models) are reused: marked `reused: true`, with the earlier scores, not billed and not counted against the rate limit. Only the new creative's one evaluation is made, reserved and billed (scoring_evaluations 1, evaluations_reused 3). Close-pair refinement still runs over all three.",
+    value: { ...inlineAudience, assets: [...inlineAudience.assets, { id: SALE_BADGE, url: SALE_BADGE_PNG }], reuse_evaluations: true },
+  },
   asynchronous: {
     summary: "The same two creatives, asynchronously, with a webhook",
     description: "Answered `202` at once; the result is fetched with getRequest and POSTed to webhook_url when it is done. Credits and the rate limit are checked before the 202, as for a synchronous request.",
@@ -62,7 +68,7 @@ const SIM_PRODUCT_READ = "The simulated model measures image statistics only and
 // P_ABOVE_NEXT_DESCRIPTION; the docs test recomputes them): the pooled repetition noise s over
 // the batch, then T_df((mean − next mean) / (s·√(2/3))), rounded to 4 decimals.
 
-export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
+const rankAnswers: Examples<z.output<typeof RankResponse>> = {
   ranked: {
     summary: "Both creatives ranked",
     description:
@@ -315,4 +321,23 @@ export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
       },
     },
   },
+};
+
+/** The first answer, sent again with reuse_evaluations (issue 36): the same ranking, every evaluation reused, nothing charged. */
+const first = rankAnswers.ranked!.value;
+
+export const rankResponseExamples: Examples<z.output<typeof RankResponse>> = {
+  ranked: rankAnswers.ranked!,
+  reused: {
+    summary: "The same two creatives ranked again, every evaluation reused",
+    description:
+      "The first request example sent again with reuse_evaluations true, within the keep time: both creatives' evaluations (3) are reused, so the ranking is the first answer's, each asset says `reused: true`, and nothing is charged (scoring_evaluations 0, evaluations_reused 3, credits_used 0). Had one creative been new, only its evaluations would have been scored and billed.",
+    value: {
+      ...first,
+      request_id: "0b6e2f4a-9c17-4d3b-8e52-a4f1c7d09e36",
+      ranked: first.ranked.map((asset) => ({ ...asset, reused: true })),
+      summary: { ...first.summary, scoring_evaluations: 0, evaluations_reused: 3, credits_used: 0 },
+    },
+  },
+  ...rankAnswers,
 };

@@ -80,6 +80,11 @@ ${listed(ASSET_TYPES.map((t) => `"${t}"`))}
                                 keys: pageName, adBody, adHeadline, adCaption, adDescription
                                 (or businessName, primaryText, body, headline, caption, …)
   --refine / --no-refine        close-pair refinement by the voter panel (default on)
+  --reuse                       reuse evaluations this account already paid for (same image,
+                                copy, audience, goal, asset type, platform and models, within
+                                the server's keep time): they cost no credit, and the bill
+                                line says how many; only new images are scored and billed
+                                (--json: each asset's "reused")
   --json                        print the API's JSON response instead of the table; the
                                 images it echoes as data URIs (asset_url) are shortened to
                                 "data:image/png;base64,… (34 KiB)" (asset_id names the file)
@@ -94,7 +99,7 @@ audiences, "3 of 10 scored (5 images × 2 audiences)"); what it prints on stdout
 either way. Piped or redirected stderr (scripts, CI), one image for one audience, or an
 --idempotency-key keep the single synchronous call.`;
 
-const RANK_OPTIONS = { ...RANK_AUDIENCE_OPTIONS, ...ASYNC_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
+const RANK_OPTIONS = { ...RANK_AUDIENCE_OPTIONS, ...ASYNC_OPTIONS, goal: { type: "string" }, "asset-type": { type: "string" }, platform: { type: "string" }, copy: { type: "string" }, refine: { type: "boolean" }, reuse: { type: "boolean" }, json: { type: "boolean" }, html: { type: "string" } } as const;
 
 /** At most this many images per ranking: the API's own limit, from the contract. */
 const MAX_IMAGES = LIMITS.assetsMax;

@@ -9,6 +9,8 @@ export interface RankFlags extends AudienceFlags {
   platform?: string;
   /** --refine / --no-refine; absent leaves the server's default (refine). */
   refine?: boolean;
+  /** --reuse: evaluations of this account already paid for are reused (reuse_evaluations). */
+  reuse?: boolean;
 }
 
 /** The audience part of a rank body. */
@@ -24,6 +26,7 @@ export const rankOptionsOf = (flags: Omit<RankFlags, keyof AudienceFlags>) => ({
   ...(flags["asset-type"] ? { asset_type: flags["asset-type"] } : {}),
   ...(flags.platform ? { platform: flags.platform } : {}),
   ...(flags.refine === undefined ? {} : { refine_close_pairs: flags.refine }),
+  ...(flags.reuse ? { reuse_evaluations: true } : {}),
 });
 
 /** One audience of a list (an --audiences file may hold one) as a rank body's audience part. */

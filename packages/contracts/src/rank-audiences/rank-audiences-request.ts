@@ -3,6 +3,7 @@ import { Identifier } from "../common/identifier.ts";
 import { InlineAudience } from "../common/inline-audience.ts";
 import { asyncFields, webhookNeedsAsync } from "../requests/async-fields.ts";
 import { AssetInput, AssetTypeName, Goal, Platform } from "../rank/rank-request.ts";
+import { ReuseEvaluations } from "../rank/reuse-evaluations.ts";
 import { DEFAULT_ASSET_TYPE, DEFAULT_GOAL, LIMITS } from "../vocabulary.ts";
 
 /** A saved audience named by its id (it must belong to the authenticated account). */
@@ -50,6 +51,7 @@ export const RankAudiencesRequest = z
     platform: Platform.optional().meta({ description: "Delivery context, as for POST /api/v1/rank." }),
     campaign_type: Platform.optional().meta({ description: "Placement alias used when platform is omitted, as for POST /api/v1/rank." }),
     refine_close_pairs: z.boolean().default(true).meta({ description: "Refine close pairs within each audience's ranking, as POST /api/v1/rank does." }),
+    reuse_evaluations: ReuseEvaluations,
     ...asyncFields,
   })
   .superRefine(inlineNamesUnique)

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CreditsStatus } from "../common/credits-status.ts";
 import { ModelsUsed } from "../common/models-used.ts";
 import { GENERATOR_SAMPLES_PER_EVALUATION, REPETITIONS_PER_EVALUATION } from "../method.ts";
+import { EVALUATIONS_REUSED_DESCRIPTION } from "../rank/reuse-evaluations.ts";
 import { RankAssetError, RankedAsset, RankSummary } from "../rank/rank-response.ts";
 import { AnswerWarnings } from "../trust/answer-warnings.ts";
 
@@ -101,6 +102,7 @@ export const RankAudiencesSummary = z
     assets_ranked: z.int().meta({ description: "Summed over audiences: an asset ranked for three audiences counts three times." }),
     assets_failed: z.int().meta({ description: "Summed over audiences." }),
     scoring_evaluations: z.int().meta({ description: "Successful evaluations billed and counted against the rate limit, over all audiences." }),
+    evaluations_reused: z.int().min(0).optional().meta({ description: `${EVALUATIONS_REUSED_DESCRIPTION} Over all audiences.` }),
     repetitions_per_evaluation: z.literal(REPETITIONS_PER_EVALUATION),
     generator_samples_per_evaluation: z.literal(GENERATOR_SAMPLES_PER_EVALUATION),
     close_pairs_refined: z.int().meta({ description: "Close pairs refined by a panel, summed over audiences." }),

@@ -5,6 +5,7 @@ import { Identifier } from "../common/identifier.ts";
 import { ImageUrl } from "../common/image-url.ts";
 import { InlineAudience } from "../common/inline-audience.ts";
 import { asyncFields, webhookNeedsAsync } from "../requests/async-fields.ts";
+import { ReuseEvaluations } from "./reuse-evaluations.ts";
 import { ASSET_TYPES, DEFAULT_ASSET_TYPE, DEFAULT_GOAL, GOALS, LIMITS } from "../vocabulary.ts";
 
 export const Goal = z.enum(GOALS);
@@ -29,6 +30,7 @@ export const RankRequest = z
     platform: Platform.optional().meta({ description: "Delivery context, e.g. meta, instagram, facebook, tiktok, linkedin, google. Free text; known values get tailored framing." }),
     campaign_type: Platform.optional().meta({ description: "Placement alias used when platform is omitted (e.g. reels, stories, shorts, feed)." }),
     refine_close_pairs: z.boolean().default(true),
+    reuse_evaluations: ReuseEvaluations,
     ...asyncFields,
   })
   .superRefine(exactlyOneAudience)

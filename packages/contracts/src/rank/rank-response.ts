@@ -5,6 +5,7 @@ import { PairwiseResult } from "../common/panel-result.ts";
 import { ModelsUsed } from "../common/models-used.ts";
 import { AnswerWarnings } from "../trust/answer-warnings.ts";
 import { MethodReceipt } from "../trust/method-receipt.ts";
+import { ASSET_REUSED_DESCRIPTION, EVALUATIONS_REUSED_DESCRIPTION } from "./reuse-evaluations.ts";
 import { P_ABOVE_NEXT_DESCRIPTION, RankUncertainty, TOO_CLOSE_TO_CALL } from "../trust/rank-uncertainty.ts";
 
 const Score = z.number().min(1).max(5);
@@ -64,6 +65,7 @@ export const RankedAsset = z.looseObject({
     .boolean()
     .optional()
     .meta({ description: `True when p_above_next lies between ${TOO_CLOSE_TO_CALL.low} and ${TOO_CLOSE_TO_CALL.high}: this asset and the next are a coin toss. Always sent by this version.` }),
+  reused: z.boolean().optional().meta({ description: ASSET_REUSED_DESCRIPTION }),
 });
 export type RankedAsset = z.output<typeof RankedAsset>;
 
@@ -100,7 +102,8 @@ export const RankSummary = z.looseObject({
   audience: z.string().meta({ description: "Audience name." }),
   assets_ranked: z.int(),
   assets_failed: z.int(),
-  scoring_evaluations: z.int().meta({ description: "Successful evaluations billed and counted against the rate limit." }),
+  scoring_evaluations: z.int().meta({ description: "Successful evaluations made for this request: billed and counted against the rate limit (reused ones are counted in evaluations_reused instead)." }),
+  evaluations_reused: z.int().min(0).optional().meta({ description: EVALUATIONS_REUSED_DESCRIPTION }),
   repetitions_per_evaluation: z.literal(REPETITIONS_PER_EVALUATION),
   generator_samples_per_evaluation: z.literal(GENERATOR_SAMPLES_PER_EVALUATION),
   close_pair_refinement: ClosePairRefinement,

@@ -13,6 +13,8 @@ import * as settlementOutbox from "./2026_11_29_10_settlement_outbox.ts";
 import * as driftRuns from "./2026_11_30_10_drift_runs.ts";
 import * as outcomeProbabilities from "./2026_11_30_20_outcome_probabilities.ts";
 import * as rankAudiencesRequests from "./2026_12_01_10_rank_audiences_requests.ts";
+import * as modelUsageCacheTokens from "./2026_12_02_10_model_usage_cache_tokens.ts";
+import * as keptEvaluations from "./2026_12_02_20_kept_evaluations.ts";
 
 /**
  * Every migration in order. Names sort by their date prefix; kysely refuses to run when an
@@ -34,4 +36,6 @@ export const migrations: Record<string, Migration> = {
   "2026_11_30_10_drift_runs": driftRuns,
   "2026_11_30_20_outcome_probabilities": outcomeProbabilities,
   "2026_12_01_10_rank_audiences_requests": rankAudiencesRequests,
+  "2026_12_02_10_model_usage_cache_tokens": modelUsageCacheTokens,
+  "2026_12_02_20_kept_evaluations": keptEvaluations,
 };

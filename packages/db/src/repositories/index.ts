@@ -16,10 +16,11 @@ export { dashboardSessionsRepository, type DashboardSessionsRepository, type Ses
 export { dashboardUsersRepository, type DashboardCredentials, type DashboardUsersRepository } from "./dashboard-users.ts";
 export { driftRunsRepository, type DriftAssetScore, type DriftRunRecord, type DriftRunsRepository, type NewDriftRun } from "./drift-runs.ts";
 export { healthRepository, type HealthRepository } from "./health.ts";
+export { keptEvaluationsRepository, type KeptEvaluationsRepository, type KeptEvaluation, type KeptEvaluationQuery } from "./kept-evaluations.ts";
 export { newId } from "./ids.ts";
 export { outcomesRepository, OutcomeQuotaExceeded, type OutcomeQuota, type OutcomesRead, type OutcomesRepository, type OutcomeRecord, type NewOutcome, type OutcomeChange, type RecordedOutcomeRecord, type StoredRequestResult } from "./outcomes.ts";
 export { playgroundKeysRepository, type PlaygroundKeysRepository, type StoredPlaygroundKey } from "./playground-keys.ts";
-export { usageRepository, type CreditBalance, type ModelSpend, type ModelSpendQuery, type UsageDay, type UsageRepository } from "./usage.ts";
+export { usageRepository, type CreditBalance, type DailyModelSpend, type ModelSpend, type ModelSpendQuery, type RequestSettlement, type SettledModelUsage, type UsageDay, type UsageRepository } from "./usage.ts";
 export { requestsRepository, type RequestsRepository, type NewRequest, type FinishedRequest, type Claim, type FinishedResponse, type RequestView, type TakenOver, type RequestSummary } from "./requests.ts";
 export { settlementsRepository, type SettlementsRepository, type PendingSettlement, type ClaimedSettlement, type SettlementEnd } from "./settlements.ts";
 export { storeWithImages, loadWithImages } from "./stored-images.ts";

@@ -66,6 +66,7 @@ export function assembleRankAudiencesResponse({ requestId, assets, audiences, se
       assets_ranked: byAudience.reduce((n, a) => n + a.summary.assets_ranked, 0),
       assets_failed: byAudience.reduce((n, a) => n + a.summary.assets_failed, 0),
       scoring_evaluations: settlement.units,
+      evaluations_reused: byAudience.reduce((n, a) => n + (a.summary.evaluations_reused ?? 0), 0),
       repetitions_per_evaluation: REPETITIONS_PER_EVALUATION,
       generator_samples_per_evaluation: GENERATOR_SAMPLES_PER_EVALUATION,
       close_pairs_refined: audiences.reduce((n, a) => n + a.refinement.report.pairs_evaluated, 0),

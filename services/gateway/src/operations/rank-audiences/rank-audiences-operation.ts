@@ -19,6 +19,7 @@ import { UnfinishedWork, type Operation } from "../../lifecycle/operation.ts";
 import { fetchedUrlsOf } from "../shared/fetched-urls.ts";
 import { prepareAhead, stopReasonOf, type RankOptions } from "../rank/rank-operation.ts";
 import { rankBatch, type RankedBatch } from "../rank/rank-batch.ts";
+import { assetKeeping, planReuse, reservedUnits, type PlannedReuse } from "../rank/evaluation-reuse.ts";
 import { resolveAudiences } from "./resolve-audiences.ts";
 
 export interface AudiencePlan {
@@ -26,12 +27,16 @@ export interface AudiencePlan {
   audienceId: string | null;
   /** Exactly the plan POST /api/v1/rank makes for this audience alone. */
   plan: RankPlan;
+  /** Its kept evaluations found while preparing (reuse_evaluations); null when reuse was not asked. */
+  reuse: PlannedReuse | null;
 }
 
 export interface RankAudiencesPlan {
   audiences: AudiencePlan[];
-  /** The most evaluations over all audiences: what is reserved. */
+  /** The most evaluations over all audiences. */
   maxEvaluations: number;
+  /** What is reserved: the most evaluations less those found kept while preparing (at least 1). */
+  units: number;
 }
 
 /**
@@ -61,11 +66,14 @@ export function rankAudiencesOperation(app: FastifyInstance, opts: RankOptions):
         const oversized = oversizedForWindow({ ...size, maxEvaluations }, RATE_LIMITS.scoring);
         if (oversized) throw new BodyValidationError(oversized, "audiences");
         const named = await resolveAudiences(app.repos.audiences, caller.accountId, body.audiences);
-        const audiences = named.map(({ audience, audienceId }) => ({ name: audience.name, audienceId, plan: planRank(body, audience) }));
-        const plan: RankAudiencesPlan = { audiences, maxEvaluations: audiences.reduce((sum, a) => sum + a.plan.maxEvaluations, 0) };
+        const plans = named.map(({ audience }) => planRank(body, audience));
+        const reuses = body.reuse_evaluations ? await planReuse(opts.kept, app.imageIntake, caller.accountId, plans) : plans.map(() => null);
+        const audiences = named.map(({ audience, audienceId }, k) => ({ name: audience.name, audienceId, plan: plans[k]!, reuse: reuses[k] ?? null }));
+        const most = audiences.reduce((sum, a) => sum + a.plan.maxEvaluations, 0);
+        const plan: RankAudiencesPlan = { audiences, maxEvaluations: most, units: reservedUnits(most, reuses) };
         return {
           plan,
-          units: plan.maxEvaluations,
+          units: plan.units,
           // Each image is fetched once, however many audiences judge it.
           fetches: fetchedUrlsOf(body.assets.map((a) => a.url)),
           total: body.assets.length * audiences.length,
@@ -74,7 +82,7 @@ export function rankAudiencesOperation(app: FastifyInstance, opts: RankOptions):
         };
       }),
 
-    async run(plan, { requestId, workDeadline, stop, stoppedBy, onProgress, traceparent, log }) {
+    async run(plan, { requestId, caller, workDeadline, stop, stoppedBy, onProgress, traceparent, log }) {
       const stopReason = stopReasonOf(stoppedBy, opts.timeoutMs);
       const assets = plan.audiences[0]!.plan.assets;
       const outcomes = plan.audiences.map((): Array<AssetOutcome | undefined> => new Array(assets.length));
@@ -98,6 +106,7 @@ export function rankAudiencesOperation(app: FastifyInstance, opts: RankOptions):
             outcomes: outcomes[k]!,
             onAssetDone: () => onProgress(++done),
             refiner: opts.refiner,
+            keeping: assetKeeping(opts.kept, caller.accountId, audience.reuse),
             traceparent,
             log: log.child({ audience: k }),
           }),
@@ -106,12 +115,12 @@ export function rankAudiencesOperation(app: FastifyInstance, opts: RankOptions):
       const failed = settled.find((s) => s.status === "rejected");
       if (failed) {
         const batches = settled.map((s) => (s.status === "fulfilled" ? s.value : null));
-        throw new UnfinishedWork(failed.reason, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : 0, modelUsage: usage(batches) });
+        throw new UnfinishedWork(failed.reason, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.units) : 0, modelUsage: usage(batches) });
       }
       const batches = settled.map((s) => (s as PromiseFulfilledResult<RankedBatch>).value);
       const billed = batches.reduce((sum, b) => sum + b.batch.billedEvaluations, 0);
       return {
-        unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : billed,
+        unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.units) : billed,
         modelUsage: usage(batches),
         answer: (settlement) => {
           app.gatewayMetrics.billed.inc({ kind: "scoring" }, settlement.units);

@@ -3,6 +3,7 @@ import type { ScoreLayer } from "@adrank/contracts";
 import { layersFor, type AssetOutcome, type AssetPlan, type EvaluationOutcome } from "@adrank/rank-assembly";
 import { imageRefOf, type PreparedImage } from "../shared/prepare-image.ts";
 import type { ScoreResults } from "./score-results.ts";
+import { askedOf, type AssetKeeping } from "./evaluation-reuse.ts";
 
 export interface AssetLogger {
   debug(obj: object, msg?: string): void;
@@ -19,6 +20,8 @@ export interface EvaluateAssetContext {
   stopReason(): string;
   publish(job: ScoreJob): Promise<void>;
   join: ScoreResults;
+  /** Kept evaluations to use instead of jobs (reuse_evaluations), and where new ones are kept. */
+  keeping: AssetKeeping;
   log: AssetLogger;
 }
 
@@ -43,18 +46,22 @@ export async function evaluateAsset(asset: AssetPlan, ctx: EvaluateAssetContext,
 
   const ref = imageRefOf(image);
   const layers = layersFor(asset, image);
+  // An evaluation kept from an earlier request of the account takes the place of its job.
+  const reusable = await ctx.keeping.reusable(asset.index, layers.map((layer) => askedOf(asset, ref, layer)));
   const outcomes = await Promise.all(
-    layers.map((layer): Promise<EvaluationOutcome> => {
+    layers.map((layer, i): Promise<EvaluationOutcome> => {
+      const kept = reusable[i];
+      if (kept) return Promise.resolve({ ok: true, evaluation: kept, reused: true });
       const job: ScoreJob = {
         requestId: ctx.requestId,
         jobId: jobIdOf(ctx.requestId, asset.index, layer),
         deadline: ctx.deadline,
-        layer,
-        image: ref,
-        copy: layer === "image-only" ? null : asset.copy,
-        persona: asset.persona,
+        ...askedOf(asset, ref, layer),
       };
-      const result = ctx.join.expect(job.jobId);
+      const result = ctx.join.expect(job.jobId).then((outcome) => {
+        if (outcome.ok) ctx.keeping.keep(job, outcome.evaluation);
+        return outcome;
+      });
       ctx.publish(job).catch((err: unknown) => {
         log.error({ err, jobId: job.jobId }, "publishing a score job failed");
         ctx.join.fail(job.jobId, "The asset could not be queued for scoring; please retry.");

@@ -9,6 +9,8 @@ import { fetchedUrlsOf } from "../shared/fetched-urls.ts";
 import { prepareImage, type PreparedImage } from "../shared/prepare-image.ts";
 import { resolveAudience } from "../shared/resolve-audience.ts";
 import { rankBatch } from "./rank-batch.ts";
+import { assetKeeping, planReuse, reservedUnits, type PlannedReuse } from "./evaluation-reuse.ts";
+import type { KeptEvaluations } from "./kept-evaluations.ts";
 
 export interface RankOptions {
   /** RANK_TIMEOUT_MS, counted from arrival. */
@@ -16,6 +18,15 @@ export interface RankOptions {
   /** Assets evaluated at once (ASSET_CONCURRENCY). */
   assetConcurrency: number;
   refiner: ClosePairRefiner;
+  /** Evaluations kept for reuse across requests (issue 36). */
+  kept: KeptEvaluations;
+}
+
+/** A rank request ready to run: its plan, what it may reuse (null: reuse_evaluations was not asked), and the units it reserves. */
+export interface RankRun {
+  plan: RankPlan;
+  reuse: PlannedReuse | null;
+  units: number;
 }
 
 /**
@@ -23,8 +34,10 @@ export interface RankOptions {
  * planned; the run evaluates the assets (at most `assetConcurrency` at once, images prepared
  * ahead in input order), refines close pairs and assembles the answer from what succeeded.
  * A client that leaves pays for the evaluations that had succeeded or been dispatched when it left.
+ * Every evaluation that succeeds is kept; with reuse_evaluations, kept ones are used instead of
+ * jobs, cost nothing, and those of images in the body are not even reserved (evaluation-reuse.ts).
  */
-export function rankOperation(app: FastifyInstance, opts: RankOptions): Operation<RankPlan> {
+export function rankOperation(app: FastifyInstance, opts: RankOptions): Operation<RankRun> {
   return {
     name: "rank",
     kind: "scoring",
@@ -34,10 +47,13 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
       inSpan("validate rank request", {}, async () => {
         const body = parseJsonBody(RankRequest, raw);
         const plan = planRank(body, await resolveAudience(app.repos.audiences, caller.accountId, body));
-        return { plan, units: plan.maxEvaluations, fetches: fetchedUrlsOf(plan.assets.map((a) => a.url)), total: plan.assets.length, async: body.async, webhookUrl: body.webhook_url };
+        const [reuse = null] = body.reuse_evaluations ? await planReuse(opts.kept, app.imageIntake, caller.accountId, [plan]) : [];
+        const units = reservedUnits(plan.maxEvaluations, [reuse]);
+        return { plan: { plan, reuse, units }, units, fetches: fetchedUrlsOf(plan.assets.map((a) => a.url)), total: plan.assets.length, async: body.async, webhookUrl: body.webhook_url };
       }),
 
-    async run(plan, { requestId, runId, workDeadline, stop, stoppedBy, onProgress, traceparent, log }) {
+    async run(run, { requestId, runId, caller, workDeadline, stop, stoppedBy, onProgress, traceparent, log }) {
+      const { plan } = run;
       const stopReason = stopReasonOf(stoppedBy, opts.timeoutMs);
       const outcomes: Array<AssetOutcome | undefined> = new Array(plan.assets.length);
       let done = 0;
@@ -60,12 +76,13 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
           outcomes,
           onAssetDone: () => onProgress(++done),
           refiner: opts.refiner,
+          keeping: assetKeeping(opts.kept, caller.accountId, run.reuse),
           traceparent,
           log,
         });
         return {
           // A client that left is not answered: it pays for what it set going (see the catch below).
-          unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : batch.billedEvaluations,
+          unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(run.units) : batch.billedEvaluations,
           modelUsage: modelUsageOfRank(outcomes, refinement),
           answer: (settlement) => {
             app.gatewayMetrics.billed.inc({ kind: "scoring" }, settlement.units);
@@ -82,7 +99,7 @@ export function rankOperation(app: FastifyInstance, opts: RankOptions): Operatio
         // Client gone: it pays for the evaluations that had succeeded or been dispatched when it left
         // (DispatchTally). Our own failure: it gets nothing, pays nothing. Either way, the model
         // calls that came back were made and are recorded.
-        throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(plan.maxEvaluations) : 0, modelUsage: modelUsageOfRank(outcomes, null) });
+        throw new UnfinishedWork(err, { unitsUsed: stoppedBy() === "client" ? tally.billedWhenClientLeft(run.units) : 0, modelUsage: modelUsageOfRank(outcomes, null) });
       }
     },
   };
