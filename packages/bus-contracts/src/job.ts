@@ -9,6 +9,16 @@ export const JobEnvelope = z.object({
   jobId: z.string().min(1).max(128),
   /** Epoch ms; a worker drops the job after it. */
   deadline: z.number().int(),
+  /**
+   * The NATS subject the worker publishes the result on: the requester's result router.
+   * Plain tokens only, no wildcards; the worker also checks that it lies under the
+   * deployment's results subjects. Absent (jobs from older gateways): the per-request subject.
+   */
+  replyTo: z
+    .string()
+    .max(512)
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/)
+    .optional(),
 });
 export type JobEnvelope = z.infer<typeof JobEnvelope>;
 

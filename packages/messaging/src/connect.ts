@@ -1,5 +1,6 @@
 import { connect, type ConnectionOptions, type NatsConnection } from "@nats-io/transport-node";
 import { inboxPrefix } from "./nats-permissions.ts";
+import { skipErrorOnSettledRequests } from "./settled-request-cancel.ts";
 
 export type { NatsConnection };
 
@@ -38,6 +39,7 @@ export interface NatsOptions {
  * connection at once, with a message naming the user (never the password).
  */
 export async function connectToNats({ url, name, credentials = {}, noAsyncTraces = true }: NatsOptions): Promise<NatsConnection> {
+  skipErrorOnSettledRequests();
   const servers = url.split(",").map((s) => s.trim());
   const security = natsSecurityOptions(servers, credentials);
   try {

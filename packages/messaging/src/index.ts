@@ -8,6 +8,7 @@ export { openImageStore, type ImageStore } from "./image-store.ts";
 export { startJobWorker, WORKER_ID, type JobWorker, type JobWorkerOptions, type JobContext, type JobResultMessage, type JobFailureOutcome, type WorkerLogger, type CancelledPhase } from "./job-worker.ts";
 export { publishCancel, watchCancellations, RunCancelledError, isRunCancelled, type Cancellations, type CancellationOptions } from "./cancellations.ts";
 export { openResultJoin, type ResultJoin, type ResultJoinOptions, type JoinLogger } from "./result-join.ts";
+export { startResultRouter, type ResultRouter, type ResultRouterOptions, type ResultHandler } from "./result-router.ts";
 export { publishJob } from "./publish-job.ts";
 export { answerPresence, askPresence } from "./presence.ts";
 export { createImageCache, type ImageCache } from "./image-cache.ts";

@@ -28,7 +28,8 @@ export const WORKER_ID = `${hostname()}:${process.pid}`;
 export type JobFailureOutcome = z.infer<typeof JobFailure>;
 
 /**
- * The result message a worker publishes on `topo.result(requestId, jobId)`: the shape of
+ * The result message a worker publishes on the job's `replyTo` (or, for a job without one,
+ * `topo.result(requestId, jobId)`): the shape of
  * bus-contracts' `jobResult(…)` schemas (ScoreResult, VoteResult, RefineResult).
  */
 export interface JobResultMessage<O> {
@@ -153,6 +154,12 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
       msg.term();
       return;
     }
+    // A job names where its result goes; it may name only a results subject.
+    if (job.replyTo !== undefined && !topo.isResultSubject(job.replyTo)) {
+      logger.error({ subject: msg.subject, seq: msg.seq, replyTo: job.replyTo }, "job replies outside the results subjects: terminated");
+      msg.term();
+      return;
+    }
     if (opts.cancellations?.isCancelled(job.requestId)) {
       dropCancelled(msg, job, "queued");
       return;
@@ -221,7 +228,7 @@ export async function startJobWorker<J extends JobEnvelope, O extends { ok: bool
       // The result must have reached the server before the job leaves the queue: acked first,
       // a result lost with this process (or its connection) would leave a job that is neither
       // answered nor redelivered. Results finishing together share the flush that confirms them.
-      await publishConfirmed(topo.result(job.requestId, job.jobId), encodeJson(result));
+      await publishConfirmed(job.replyTo ?? topo.result(job.requestId, job.jobId), encodeJson(result));
       msg.ack();
     } finally {
       clearInterval(progress);

@@ -1,6 +1,5 @@
-import type { NatsConnection } from "@nats-io/transport-node";
 import { decodeJson } from "./json.ts";
-import type { Topology } from "./topology.ts";
+import type { ResultRouter } from "./result-router.ts";
 
 export interface JoinLogger {
   warn(obj: object, msg?: string): void;
@@ -19,47 +18,30 @@ export interface ResultJoinOptions<T> {
 export interface ResultJoin<T> {
   /** Registers interest in a job before it is published; resolves with its first result. */
   expect(jobId: string): Promise<T>;
+  /** The `replyTo` the job must carry for its result to reach this join. */
+  replyTo(jobId: string): string;
   /** Ends the wait for a job that could not be published. */
   fail(jobId: string, outcome: T): void;
   close(): void;
 }
 
 /**
- * Collects the results of one request's jobs from `results.<requestId>.*`. Subscribe
- * before publishing: NATS keeps one connection's protocol in order, so the server has the
- * subscription before a job can reach a worker. Only jobs this join expects are decoded,
- * so several joins (rank scoring, refinement, panels) can share a request id. The first
- * result per job wins: a redelivered job may answer twice.
+ * Collects the results of a set of jobs (one request's scoring, its refinement, a panel
+ * session) through the process's result router. Expect a job before publishing it: the
+ * router is subscribed from start-up, so its result cannot arrive before anyone waits. Only
+ * jobs this join expects are decoded, and the first valid result per job wins: a redelivered
+ * job may answer twice, and a malformed result leaves the job waiting.
  */
-export function openResultJoin<T>(nc: NatsConnection, topo: Topology, requestId: string, opts: ResultJoinOptions<T>): ResultJoin<T> {
+export function openResultJoin<T>(router: ResultRouter, opts: ResultJoinOptions<T>): ResultJoin<T> {
   const waiting = new Map<string, (outcome: T) => void>();
-  const prefix = topo.resultsWildcard(requestId).slice(0, -1);
 
   const settle = (jobId: string, outcome: T) => {
     const resolve = waiting.get(jobId);
     if (!resolve) return;
     waiting.delete(jobId);
+    router.forget(jobId);
     resolve(outcome);
   };
-
-  const sub = nc.subscribe(topo.resultsWildcard(requestId), {
-    callback: (err, msg) => {
-      if (err) {
-        opts.log.warn({ err, requestId }, "result subscription failed");
-        return;
-      }
-      const jobId = msg.subject.slice(prefix.length);
-      if (!waiting.has(jobId)) return; // another join's job, or a redelivery's second answer
-      let outcome: T;
-      try {
-        outcome = opts.decode(decodeJson(msg.data));
-      } catch (parseErr) {
-        opts.log.warn({ err: parseErr, subject: msg.subject }, "malformed result ignored");
-        return;
-      }
-      settle(jobId, outcome);
-    },
-  });
 
   const onStop = () => {
     for (const jobId of [...waiting.keys()]) settle(jobId, opts.onStop());
@@ -69,14 +51,28 @@ export function openResultJoin<T>(nc: NatsConnection, topo: Topology, requestId:
   return {
     expect(jobId) {
       if (opts.stop.aborted) return Promise.resolve(opts.onStop());
-      return new Promise((resolve) => waiting.set(jobId, resolve));
+      return new Promise((resolve) => {
+        router.route(jobId, (data, subject) => {
+          let outcome: T;
+          try {
+            outcome = opts.decode(decodeJson(data));
+          } catch (parseErr) {
+            opts.log.warn({ err: parseErr, subject }, "malformed result ignored");
+            return false;
+          }
+          waiting.delete(jobId);
+          resolve(outcome);
+          return true;
+        });
+        waiting.set(jobId, resolve);
+      });
     },
+    replyTo: (jobId) => router.replyTo(jobId),
     fail(jobId, outcome) {
       settle(jobId, outcome);
     },
     close() {
       opts.stop.removeEventListener("abort", onStop);
-      sub.unsubscribe();
       onStop();
     },
   };

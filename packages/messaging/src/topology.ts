@@ -13,9 +13,20 @@ export type StreamSpec = Partial<StreamConfig> & { name: string; subjects: strin
 export interface Topology {
   namespace: string;
   jobs: { score: string; vote: string; refine: string };
-  /** Workers reply on plain NATS subjects; the gateway subscribes to the wildcard before publishing. */
+  /**
+   * Workers reply on plain NATS subjects. A job's `replyTo` names its result's subject (one of
+   * a result router's, see result-router.ts); a job without one is answered on
+   * `result(requestId, jobId)`, the subject of jobs from gateways older than the router.
+   */
   result(requestId: string, jobId: string): string;
   resultsWildcard(requestId: string): string;
+  /** Every result on the per-request subjects above (never a router's: those have one token more). */
+  resultsPerRequest: string;
+  /** The subject on which a job's result reaches the result router `routerId`. */
+  routedResult(routerId: string, jobId: string): string;
+  routedResultsWildcard(routerId: string): string;
+  /** Whether a job's `replyTo` lies under the results subjects: a job may not make a worker publish anywhere else. */
+  isResultSubject(subject: string): boolean;
   /** Every request's results: what the services that publish or read results are allowed (nats-permissions.ts). */
   resultsAll: string;
   ledgerAccount(accountId: string): string;
@@ -42,11 +53,16 @@ export function topology(namespace = ""): Topology {
   if (namespace !== "") assertSubjectToken(namespace);
   const s = (subject: string) => (namespace ? `${namespace}.${subject}` : subject);
   const n = (name: string) => (namespace ? `${namespace}_${name}` : name);
+  const resultsPrefix = s("results.");
   return {
     namespace,
     jobs: { score: s("jobs.score"), vote: s("jobs.vote"), refine: s("jobs.refine") },
     result: (requestId, jobId) => s(`results.${assertSubjectToken(requestId)}.${assertSubjectToken(jobId)}`),
     resultsWildcard: (requestId) => s(`results.${assertSubjectToken(requestId)}.>`),
+    resultsPerRequest: s("results.*.*"),
+    routedResult: (routerId, jobId) => s(`results.to.${assertSubjectToken(routerId)}.${assertSubjectToken(jobId)}`),
+    routedResultsWildcard: (routerId) => s(`results.to.${assertSubjectToken(routerId)}.*`),
+    isResultSubject: (subject) => subject.length <= MAX_SUBJECT_LENGTH && subject.startsWith(resultsPrefix) && SUBJECT_TOKENS.test(subject.slice(resultsPrefix.length)),
     resultsAll: s("results.>"),
     ledgerAccount: (accountId) => s(`ledger.acct.${assertSubjectToken(accountId)}`),
     ledgerAccountWildcard: s("ledger.acct.>"),
@@ -88,6 +104,15 @@ export function topology(namespace = ""): Topology {
  * ours (uuids, account ids), but this check keeps a bad id from widening a subscription.
  */
 export function assertSubjectToken(token: string): string {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(token)) throw new Error(`not a safe subject token: ${JSON.stringify(token)}`);
+  if (!isSubjectToken(token)) throw new Error(`not a safe subject token: ${JSON.stringify(token)}`);
   return token;
+}
+
+const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
+/** One or more tokens separated by dots; no wildcard, no empty token. */
+const SUBJECT_TOKENS = /^[A-Za-z0-9_-]{1,128}(\.[A-Za-z0-9_-]{1,128})*$/;
+const MAX_SUBJECT_LENGTH = 512;
+
+function isSubjectToken(token: string): boolean {
+  return SUBJECT_TOKEN.test(token);
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
@@ -114,6 +114,43 @@ describe("job worker over real JetStream", () => {
       // The deadline (0.5 s) plus the grace (2 s), not the ack wait or never.
       expect(Date.now() - started).toBeLessThan(6_000);
       expect(seen).toEqual(["stuck", "next"]);
+    } finally {
+      await worker.stop().catch(() => {});
+      await nc.close();
+      await (await jetstreamManager(client)).streams.delete(lone.streams.jobs.name).catch(() => {});
+    }
+  });
+
+  it("answers on the job's replyTo, on the per-request subject without one, and refuses a replyTo outside the results subjects", async () => {
+    const nc = await connectToNats({ url: NATS_URL, name: "reply-worker" });
+    const lone = topology(`t${randomUUID().slice(0, 8)}`);
+    const seen: string[] = [];
+    const worker = await startJobWorker({
+      nc, topo: lone, kind: "score", service: "scorer", schema: Job.extend({ replyTo: z.string().optional() }), concurrency: 1, ackWaitMs: 10_000, maxDeliver: 1, logger: silent,
+      async handle(job) {
+        seen.push(job.jobId);
+        return { ok: true, doubled: job.n * 2 };
+      },
+      exhaustedError: "failed",
+    });
+    try {
+      const requestId = randomUUID();
+      const everything = client.subscribe(">");
+      const heard: string[] = [];
+      void (async () => {
+        for await (const m of everything) if (!m.subject.startsWith("$JS") && !m.subject.startsWith("_INBOX") && m.subject.startsWith(lone.namespace)) heard.push(m.subject);
+      })();
+      const js = jetstream(client);
+      const deadline = Date.now() + 20_000;
+      const outside = [lone.ledgerRpc.settle, lone.jobs.score, `${lone.namespace}.results.>`, lone.cancel(requestId)];
+      for (const [i, replyTo] of outside.entries()) await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: `bad${i}`, deadline, n: 1, replyTo }));
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "routed", deadline, n: 2, replyTo: lone.routedResult("gw-1", "routed") }));
+      await js.publish(lone.jobs.score, encodeJson({ requestId, jobId: "plain", deadline, n: 3 }));
+      await vi.waitFor(() => expect(heard.filter((s) => s.includes(".results."))).toHaveLength(2), { timeout: 5_000 });
+      await client.flush();
+      everything.unsubscribe();
+      expect(seen).toEqual(["routed", "plain"]);
+      expect(heard.filter((s) => !s.startsWith(lone.jobs.score))).toEqual([lone.routedResult("gw-1", "routed"), lone.result(requestId, "plain")]);
     } finally {
       await worker.stop().catch(() => {});
       await nc.close();

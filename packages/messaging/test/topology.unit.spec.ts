@@ -17,4 +17,18 @@ describe("topology", () => {
     expect(plain.cancel("r-1")).toBe("cancel.r-1");
     expect(() => a.cancel("r.>")).toThrow(/subject token/);
   });
+
+  it("names a router's result subjects apart from the per-request ones and accepts only results subjects as a reply", () => {
+    const a = topology("a1");
+    expect(a.routedResult("gw-1", "r-1_0_full")).toBe("a1.results.to.gw-1.r-1_0_full");
+    expect(a.routedResultsWildcard("gw-1")).toBe("a1.results.to.gw-1.*");
+    // One token more than `results.<request>.<job>`: the per-request wildcard never sees a routed result.
+    expect(a.resultsPerRequest).toBe("a1.results.*.*");
+    expect(a.isResultSubject(a.routedResult("gw-1", "j"))).toBe(true);
+    expect(a.isResultSubject(a.result("r-1", "j"))).toBe(true);
+    for (const outside of ["a1.svc.ledger.settle", "a1.jobs.score", "results.to.gw-1.j", "b1.results.x.y", "a1.results.", "a1.results.>", "a1.results.*.j", "a1.results..j", "a1.resultsx.j", `a1.results.${"x".repeat(600)}`]) {
+      expect(a.isResultSubject(outside), outside).toBe(false);
+    }
+    expect(() => a.routedResult("gw.*", "j")).toThrow(/subject token/);
+  });
 });

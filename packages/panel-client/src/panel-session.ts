@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { openResultJoin, publishJob, type JoinLogger, type ResultRouter, type Topology } from "@adrank/messaging";
 import { distinctVoteReceipts, mergeModelUsage, VoteResult, type ImageRef, type ModelUsage, type VoteJob, type VoteReceipt } from "@adrank/bus-contracts";
 import { PANEL_SEATS, type CastVote, type Side } from "@adrank/panel-domain";
 
@@ -15,7 +15,8 @@ export interface PanelSide {
 type PanelPersona = VoteJob["persona"];
 
 export interface PanelSessionOptions {
-  nc: NatsConnection;
+  /** The process's result router: the votes' results arrive there. */
+  results: ResultRouter;
   js: JetStreamClient;
   topo: Topology;
   requestId: string;
@@ -43,13 +44,13 @@ export interface PanelRun {
 type VoteOutcome = VoteResult["outcome"];
 
 /**
- * The panels of one request: one subscription to the request's results, shared by every
+ * The panels of one request: one join on the process's result router, shared by every
  * panel. `run` publishes the five votes of a pair (3 shown `ab`, 2 shown `ba`) at once and
  * resolves when each has a result or the session stops; a vote without a result is an
  * invalid vote with the stop's sentence, never a guess.
  */
 export function openPanelSession(opts: PanelSessionOptions) {
-  const join = openResultJoin<VoteOutcome>(opts.nc, opts.topo, opts.requestId, {
+  const join = openResultJoin<VoteOutcome>(opts.results, {
     stop: opts.stop,
     onStop: () => ({ ok: false, error: opts.stopReason() }),
     decode: (payload) => VoteResult.parse(payload).outcome,
@@ -59,9 +60,11 @@ export function openPanelSession(opts: PanelSessionOptions) {
   const castOne = async (panelKey: string, seat: number, persona: PanelPersona, a: PanelSide, b: PanelSide): Promise<{ vote: CastVote; model: string | null; usage?: ModelUsage; receipt?: VoteReceipt }> => {
     const { voterId, order } = PANEL_SEATS[seat]!;
     const [first, second] = order === "ab" ? [a, b] : [b, a];
+    const jobId = `${opts.requestId}_${panelKey}_v${seat + 1}`;
     const job: VoteJob = {
       requestId: opts.requestId,
-      jobId: `${opts.requestId}_${panelKey}_v${seat + 1}`,
+      jobId,
+      replyTo: join.replyTo(jobId),
       deadline: opts.deadline,
       voterId,
       seat,

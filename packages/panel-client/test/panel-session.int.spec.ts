@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
-import { connectToNats, startJobWorker, type JobWorker, type NatsConnection } from "@adrank/messaging";
+import { connectToNats, startJobWorker, startResultRouter, type JobWorker, type NatsConnection, type ResultRouter } from "@adrank/messaging";
 import { VoteJob, type ImageRef, type PersonaInput, type VoteResult } from "@adrank/bus-contracts";
 import { topology } from "@adrank/messaging";
 import { openPanelSession, type PanelSide } from "../src/index.ts";
@@ -29,6 +29,7 @@ type Answer = (job: VoteJob) => VoteResult["outcome"] | "silent";
 describe("panel session over real JetStream", () => {
   const topo = topology(`pc${randomUUID().slice(0, 8)}`);
   let nc: NatsConnection;
+  let results: ResultRouter;
   let voterNc: NatsConnection;
   let worker: JobWorker;
   const seen: VoteJob[] = [];
@@ -36,6 +37,7 @@ describe("panel session over real JetStream", () => {
 
   beforeAll(async () => {
     nc = await connectToNats({ url: NATS_URL, name: "panel-client-test" });
+    results = startResultRouter(nc, topo, { log: silent });
     voterNc = await connectToNats({ url: NATS_URL, name: "panel-client-test-voter" });
     worker = await startJobWorker({
       nc: voterNc, topo, kind: "vote", service: "panel-voter", schema: VoteJob, concurrency: 5, ackWaitMs: 2_000, maxDeliver: 1, logger: silent, worker: "test",
@@ -62,7 +64,7 @@ describe("panel session over real JetStream", () => {
 
   const session = (requestId: string, stop: AbortSignal, deadlineMs = 10_000) =>
     openPanelSession({
-      nc, js: jetstream(nc), topo, requestId, deadline: Date.now() + deadlineMs, stop,
+      results, js: jetstream(nc), topo, requestId, deadline: Date.now() + deadlineMs, stop,
       stopReason: () => "The panel ran out of time.", traceparent: null, log: silent,
     });
 

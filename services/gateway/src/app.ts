@@ -5,10 +5,11 @@ import type { Database } from "@adrank/db";
 import { proxyTrust, type Logger } from "@adrank/runtime";
 import type { ClosePairRefiner } from "@adrank/rank-assembly";
 import { createClosePairRefiner } from "./operations/rank/close-pair-refiner.ts";
+import { openKeptEvaluations } from "./operations/rank/open-kept-evaluations.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { ImageIntake } from "./operations/shared/prepare-image.ts";
 import authPlugin from "./plugins/auth.ts";
-import busPlugin, { type Bus } from "./plugins/bus.ts";
+import busPlugin, { type BusConnections } from "./plugins/bus.ts";
 import dbPlugin from "./plugins/db.ts";
 import errorHandlerPlugin from "./plugins/error-handler.ts";
 import imageIntakePlugin from "./plugins/image-intake.ts";
@@ -28,7 +29,7 @@ import rankRoutes from "./operations/rank/route.ts";
 import rankAudiencesRoutes from "./operations/rank-audiences/route.ts";
 import { WEBHOOK_MAX_PENDING_DEFAULT } from "./webhooks/config.ts";
 import requestsRoutes from "./operations/requests/route.ts";
-import { IDEMPOTENCY_KEY_TTL_HOURS, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
+import { IDEMPOTENCY_KEY_TTL_HOURS, KEPT_EVALUATIONS_DEFAULT_TTL_HOURS, REQUEST_RETENTION_DAYS } from "@adrank/contracts";
 import { answerClientError } from "./http/client-error.ts";
 import { useStrictJsonParser } from "./http/strict-json.ts";
 import { abuseLimitsOf, type AbuseSetting } from "./http/abuse-limits.ts";
@@ -38,14 +39,15 @@ export type AppConfig = Pick<
   "RANK_TIMEOUT_MS" | "PAIRWISE_TIMEOUT_MS" | "PRESENCE_TIMEOUT_MS" | "ASSET_CONCURRENCY" | "BODY_LIMIT_BYTES" | "KEY_CACHE_TTL_MS" | "LEDGER_TIMEOUT_MS"
 > &
   Partial<Pick<GatewayConfig, AbuseSetting>> &
-  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "SETTLEMENT_RELAY_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS" | "WEBHOOK_MAX_PENDING_PER_ACCOUNT">> &
+  Partial<Pick<GatewayConfig, "REQUEST_LEASE_MS" | "ASYNC_SWEEP_MS" | "SETTLEMENT_RELAY_MS" | "MAX_BACKGROUND_REQUESTS" | "REQUEST_RETENTION_DAYS" | "WEBHOOK_MAX_PENDING_PER_ACCOUNT" | "ADRANK_KEPT_EVALUATIONS_TTL_HOURS">> &
   Partial<Pick<GatewayConfig, OutcomeSetting>>;
 
 export interface AppDeps {
   config: AppConfig;
   logger: Logger;
   db: Kysely<Database>;
-  bus: Bus;
+  /** The app starts its own result router unless one is given. */
+  bus: BusConnections;
   ledger: GatewayLedger;
   intake: ImageIntake;
   /** Close-pair refinement (spec rule 8); by default through the refinement service. */
@@ -123,7 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const rankOptions = {
     timeoutMs: deps.config.RANK_TIMEOUT_MS,
     assetConcurrency: deps.config.ASSET_CONCURRENCY,
-    refiner: deps.refiner ?? createClosePairRefiner({ nc: deps.bus.nc, js: deps.bus.js, topo: deps.bus.topo, log: deps.logger, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
+    refiner: deps.refiner ?? createClosePairRefiner({ nc: app.bus.nc, js: app.bus.js, topo: app.bus.topo, results: app.bus.results, log: deps.logger, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
+    kept: openKeptEvaluations(app, { ttlHours: deps.config.ADRANK_KEPT_EVALUATIONS_TTL_HOURS ?? KEPT_EVALUATIONS_DEFAULT_TTL_HOURS, presenceTimeoutMs: deps.config.PRESENCE_TIMEOUT_MS }),
   };
   await app.register(rankRoutes, { prefix: "/api/v1/rank", ...rankOptions });
   // Several audiences take no longer than one: they run side by side, under rank's own time limit.

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { HEADERS, type JobContext, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { HEADERS, type JobContext, type JoinLogger, type ResultRouter, type Topology } from "@adrank/messaging";
 import type { RefineJob, RefineResult } from "@adrank/bus-contracts";
 import { openPanelSession } from "@adrank/panel-client";
 import { refineClosePairs } from "@adrank/panel-domain";
@@ -8,13 +8,13 @@ import { refineClosePairs } from "@adrank/panel-domain";
 export const REFINE_EXHAUSTED_ERROR = "Close-pair refinement failed after several attempts.";
 
 /**
- * One refinement job: its panels share one session (one subscription to the request's
- * results); votes without a result by the job's deadline count as invalid.
+ * One refinement job: its panels share one session (one join on the process's result
+ * router); votes without a result by the job's deadline count as invalid.
  */
-export function createRefineHandler(deps: { nc: NatsConnection; js: JetStreamClient; topo: Topology; log: JoinLogger }) {
+export function createRefineHandler(deps: { results: ResultRouter; js: JetStreamClient; topo: Topology; log: JoinLogger }) {
   return async (job: RefineJob, { signal, headers }: JobContext): Promise<RefineResult["outcome"]> => {
     const session = openPanelSession({
-      nc: deps.nc,
+      results: deps.results,
       js: deps.js,
       topo: deps.topo,
       requestId: job.requestId,

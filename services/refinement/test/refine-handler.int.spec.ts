@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { headers } from "@nats-io/transport-node";
-import { connectToNats, startJobWorker, topology, type JobWorker, type NatsConnection } from "@adrank/messaging";
+import { connectToNats, startJobWorker, startResultRouter, topology, type JobWorker, type NatsConnection, type ResultRouter } from "@adrank/messaging";
 import { RefineResult, VoteJob, type PersonaInput, type RefineAsset, type RefineJob, type VoteResult } from "@adrank/bus-contracts";
 import { createRefineHandler } from "../src/index.ts";
 
@@ -19,6 +19,7 @@ const asset = (key: number, score: number, fill: string): RefineAsset => ({ key,
 describe("refinement handler", () => {
   const topo = topology(`rf${randomUUID().slice(0, 8)}`);
   let nc: NatsConnection;
+  let results: ResultRouter;
   let voterNc: NatsConnection;
   let voter: JobWorker;
   let favourite = "b";
@@ -26,6 +27,7 @@ describe("refinement handler", () => {
 
   beforeAll(async () => {
     nc = await connectToNats({ url: NATS_URL, name: "refinement-test" });
+    results = startResultRouter(nc, topo, { log: silent });
     voterNc = await connectToNats({ url: NATS_URL, name: "refinement-test-voter" });
     voter = await startJobWorker({
       nc: voterNc, topo, kind: "vote", service: "panel-voter", schema: VoteJob, concurrency: 10, ackWaitMs: 2_000, maxDeliver: 1, logger: silent, worker: "test-voter",
@@ -47,7 +49,7 @@ describe("refinement handler", () => {
 
   const refine = (assets: RefineAsset[], deadlineMs: number) => {
     const job: RefineJob = { requestId: randomUUID(), jobId: "x_refine", deadline: Date.now() + deadlineMs, persona, assets };
-    const handle = createRefineHandler({ nc, js: jetstream(nc), topo, log: silent });
+    const handle = createRefineHandler({ results, js: jetstream(nc), topo, log: silent });
     const signal = AbortSignal.timeout(deadlineMs);
     return handle(job, { signal, deliveryCount: 1, headers: headers() });
   };

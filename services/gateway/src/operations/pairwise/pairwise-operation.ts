@@ -37,7 +37,7 @@ export interface PairwisePlan {
  * completed or had been dispatched to the voters when it left.
  */
 export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): Operation<PairwisePlan> {
-  const { nc, js, topo, images } = app.bus;
+  const { nc, js, topo, images, results: resultRouter } = app.bus;
   return {
     name: "pairwise",
     kind: "pairwise",
@@ -74,7 +74,7 @@ export function pairwiseOperation(app: FastifyInstance, opts: PairwiseOptions): 
       // Panels handed to voters, for a client that leaves; frozen before the session ends every wait.
       const tally = createDispatchTally();
       stop.addEventListener("abort", () => tally.freeze(), { once: true });
-      const session = openPanelSession({ nc, js, topo, requestId: runId, deadline: workDeadline, stop, stopReason, traceparent, log });
+      const session = openPanelSession({ results: resultRouter, js, topo, requestId: runId, deadline: workDeadline, stop, stopReason, traceparent, log });
       try {
         // Each distinct image is fetched and stored once, however many pairs use it.
         const urls = [...new Set(body.pairs.flatMap((p) => [p.a.image_url, p.b.image_url]))];

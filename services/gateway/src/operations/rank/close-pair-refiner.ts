@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { askPresence, openResultJoin, publishJob, type JoinLogger, type NatsConnection, type Topology } from "@adrank/messaging";
+import { askPresence, openResultJoin, publishJob, type JoinLogger, type NatsConnection, type ResultRouter, type Topology } from "@adrank/messaging";
 import { RefineResult, type RefineJob } from "@adrank/bus-contracts";
 import { applyRefinementReport, refineAssetsOf, refinementWithoutPanels, refinementWithoutWork, type ClosePairRefiner } from "@adrank/rank-assembly";
 
@@ -7,6 +7,8 @@ export interface RefinerDeps {
   nc: NatsConnection;
   js: JetStreamClient;
   topo: Topology;
+  /** Where the refinement job's result arrives (the gateway's one result subscription). */
+  results: ResultRouter;
   log: JoinLogger;
   /** How long to wait for a refinement worker to say it runs. */
   presenceTimeoutMs?: number;
@@ -32,13 +34,14 @@ export function createClosePairRefiner(deps: RefinerDeps): ClosePairRefiner {
       return refinementWithoutPanels(assets, `Close-pair refinement is unavailable right now; ${RAW}.`);
     }
 
-    const job: RefineJob = { requestId, jobId: `${requestId}_refine`, deadline: request.deadline, persona: plan.persona, assets: refineAssetsOf(request) };
-    const join = openResultJoin<RefineResult["outcome"]>(deps.nc, deps.topo, requestId, {
+    const join = openResultJoin<RefineResult["outcome"]>(deps.results, {
       stop: request.signal,
       onStop: () => ({ ok: false, error: `Close-pair refinement did not finish within the request's time limit; ${RAW}.` }),
       decode: (payload) => RefineResult.parse(payload).outcome,
       log: deps.log,
     });
+    const jobId = `${requestId}_refine`;
+    const job: RefineJob = { requestId, jobId, replyTo: join.replyTo(jobId), deadline: request.deadline, persona: plan.persona, assets: refineAssetsOf(request) };
     try {
       const pending = join.expect(job.jobId);
       await publishJob(deps.js, deps.topo.jobs.refine, job, { traceparent: request.traceparent, timeoutMs: 5_000 }).catch((err: unknown) => {

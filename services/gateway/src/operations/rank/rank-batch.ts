@@ -1,19 +1,20 @@
 import type { ImageRef, ScoreJob } from "@adrank/bus-contracts";
-import { publishJob, type NatsConnection, type Topology } from "@adrank/messaging";
+import { publishJob, type ResultRouter, type Topology } from "@adrank/messaging";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { scoreAssets, type AssetOutcome, type ClosePairRefiner, type DispatchTally, type RankPlan, type RefinementOutcome, type ScoredBatch } from "@adrank/rank-assembly";
 import type { WorkLogger } from "../../lifecycle/operation.ts";
 import { mapWithSlots } from "../shared/asset-slots.ts";
 import { imageRefOf, type PreparedImage } from "../shared/prepare-image.ts";
 import { evaluateAsset, type EvaluateAssetContext } from "./evaluate-asset.ts";
+import type { AssetKeeping } from "./evaluation-reuse.ts";
 import { openScoreResults } from "./score-results.ts";
 
 const PUBLISH_TIMEOUT_MS = 5_000;
 
 export interface RankBatchBus {
-  nc: NatsConnection;
   js: JetStreamClient;
   topo: Topology;
+  results: ResultRouter;
 }
 
 export interface RankBatchContext {
@@ -34,6 +35,8 @@ export interface RankBatchContext {
   /** Called once per asset when its evaluations have ended. */
   onAssetDone(): void;
   refiner: ClosePairRefiner;
+  /** Kept evaluations this ranking may reuse, and where its new ones are kept (evaluation-reuse.ts). */
+  keeping: AssetKeeping;
   traceparent: string | null;
   log: WorkLogger;
 }
@@ -51,7 +54,7 @@ export interface RankedBatch {
  */
 export async function rankBatch(bus: RankBatchBus, plan: RankPlan, ctx: RankBatchContext): Promise<RankedBatch> {
   const { tally, stop, stopReason, log } = ctx;
-  const results = openScoreResults(bus.nc, bus.topo, ctx.busId, stop, stopReason, log);
+  const results = openScoreResults(bus.results, stop, stopReason, log);
   try {
     const evaluation: EvaluateAssetContext = {
       requestId: ctx.busId,
@@ -60,7 +63,7 @@ export async function rankBatch(bus: RankBatchBus, plan: RankPlan, ctx: RankBatc
       stopReason,
       publish: (job: ScoreJob) => {
         tally.dispatched(job.jobId);
-        return publishJob(bus.js, bus.topo.jobs.score, job, { traceparent: ctx.traceparent, timeoutMs: PUBLISH_TIMEOUT_MS });
+        return publishJob(bus.js, bus.topo.jobs.score, { ...job, replyTo: results.replyTo(job.jobId) }, { traceparent: ctx.traceparent, timeoutMs: PUBLISH_TIMEOUT_MS });
       },
       join: {
         ...results,
@@ -70,6 +73,7 @@ export async function rankBatch(bus: RankBatchBus, plan: RankPlan, ctx: RankBatc
             return outcome;
           }),
       },
+      keeping: ctx.keeping,
       log,
     };
     await mapWithSlots(
