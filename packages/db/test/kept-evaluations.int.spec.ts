@@ -38,7 +38,7 @@ describe("kept evaluations", () => {
     await repo().keepMany([{ ...first, evaluation: { score: 4 } }, { ...first, evaluation: { score: 4.5 } }], 24);
     const rows = await t.db.selectFrom("kept_evaluations").selectAll().where("key", "=", first.key).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.evaluation).toEqual({ score: 4.5 });
+    expect(JSON.parse(rows[0]!.evaluation)).toEqual({ score: 4.5 });
     expect(rows[0]!.expires_at.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
   });
 

@@ -16,7 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     // SHA-256 hex of the job's canonical JSON with the method key.
     .addColumn("key", "text", (c) => c.notNull())
     .addColumn("method_key", "text", (c) => c.notNull())
-    .addColumn("evaluation", "jsonb", (c) => c.notNull())
+    // JSON as text, not jsonb: it is only ever written whole and read whole, never queried
+    // inside, and jsonb's parse on every insert was the larger part of what keeping cost
+    // PostgreSQL per evaluation.
+    .addColumn("evaluation", "text", (c) => c.notNull())
     .addColumn("kept_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("expires_at", "timestamptz", (c) => c.notNull())
     .addPrimaryKeyConstraint("kept_evaluations_pkey", ["namespace", "account_id", "key"])

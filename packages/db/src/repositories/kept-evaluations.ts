@@ -75,7 +75,7 @@ export function keptEvaluationsRepository(db: Kysely<Database>) {
         .where("key", "in", [...new Set(q.keys)])
         .where("expires_at", ">", sql<Date>`now()`)
         .execute();
-      return new Map(rows.map((r) => [r.key, r.evaluation]));
+      return new Map(rows.map((r) => [r.key, JSON.parse(r.evaluation) as unknown]));
     },
 
     /** Deletes up to `limit` expired evaluations of `namespace`, the longest expired first; returns how many. */

@@ -9,8 +9,8 @@ export interface KeptEvaluationsTable {
   /** SHA-256 hex of what the score job asked and the scorer's method key (rank-assembly's keptEvaluationKey). */
   key: string;
   method_key: string;
-  /** The scorer's Evaluation as it came back; written as JSON text, read back parsed. */
-  evaluation: ColumnType<unknown, string, string>;
+  /** The scorer's Evaluation as it came back, as JSON text (parsed by the repository). */
+  evaluation: string;
   kept_at: Generated<Date>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
 }
