@@ -7,6 +7,7 @@ import { keptEvaluationKey } from "../../src/operations/rank/kept-evaluation-key
 import { askedOf, assetKeeping, planReuse, reservedUnits } from "../../src/operations/rank/evaluation-reuse.ts";
 import { createKeptEvaluations, METHOD_KEY_TTL_MS } from "../../src/operations/rank/kept-evaluations.ts";
 import type { ImageIntake } from "../../src/operations/shared/prepare-image.ts";
+import { evaluationFixture } from "@adrank/bus-contracts/testing";
 
 // Evaluations reused across requests (issue 36), in the gateway: kept for their account under
 // their scorer's method key, found only under the key the scorers answer now, and found for
@@ -15,24 +16,9 @@ import type { ImageIntake } from "../../src/operations/shared/prepare-image.ts";
 const METHOD = "0123456789abcdef";
 const OTHER_METHOD = "fedcba9876543210";
 
+/** A scorer's evaluation, kept under `methodKey`. */
 function evaluation(score: number, methodKey = METHOD): Evaluation {
-  return {
-    score,
-    probabilities: [0.1, 0.1, 0.2, 0.3, 0.3],
-    similarities: [0.5, 0.55, 0.6, 0.65, 0.7],
-    repetitionScores: [score, score, score],
-    repetitionScoreRange: 0,
-    entropy: 0.9,
-    topMargin: 0,
-    sampleStdDev: 0,
-    confidence: "medium",
-    rationale: "r",
-    productRead: "p",
-    generatorModels: ["sim:sim-gen-a", "sim:sim-gen-b"],
-    embeddingModel: "sim:sim-embed",
-    simulated: true,
-    methodKey,
-  };
+  return { ...evaluationFixture(score), methodKey };
 }
 
 /** The repository in memory, with what each call asked. */
