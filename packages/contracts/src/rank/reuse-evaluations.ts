@@ -13,7 +13,7 @@ export const ReuseEvaluations = z
   .meta({
     description:
       "When true, an evaluation this account already paid for is used again instead of being scored anew: same image (its normalized content), same score layer and ad copy, same persona (audience, demographics, goal, asset type, platform), and the same scoring method (models, their settings, prompts), within the server's keep time (7 days by default). A reused evaluation costs no credit and does not count against the rate limit; the asset is marked `reused: true`. " +
-      "Images sent as data URIs are known before anything is reserved, so their reused evaluations are left out of the reservation itself; an https:// image is known only once fetched, so its evaluations are reserved (402/429 count them) and released when the request settles. A request always reserves at least one evaluation. " +
+      "Images sent as data URIs are known before anything is reserved, so their reused evaluations are left out of the reservation itself (for up to 240 requests per account and minute on one server; beyond that they are reserved and released like an https:// image's); an https:// image is known only once fetched, so its evaluations are reserved (402/429 count them) and released when the request settles. A request always reserves at least one evaluation. " +
       "Kept evaluations are never shared between accounts, and any change of the models, their settings or the method is never reused. Close-pair refinement still runs over the whole batch. Default false: every evaluation is made (and billed) again.",
   });
 

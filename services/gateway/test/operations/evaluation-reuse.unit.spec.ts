@@ -5,7 +5,7 @@ import type { KeptEvaluation, KeptEvaluationQuery } from "@adrank/db/repositorie
 import { planRank } from "@adrank/rank-assembly";
 import { keptEvaluationKey } from "../../src/operations/rank/kept-evaluation-key.ts";
 import { askedOf, assetKeeping, planReuse, reservedUnits } from "../../src/operations/rank/evaluation-reuse.ts";
-import { createKeptEvaluations, METHOD_KEY_TTL_MS } from "../../src/operations/rank/kept-evaluations.ts";
+import { createKeptEvaluations, EARLY_LOOKUPS_PER_MINUTE, METHOD_KEY_TTL_MS } from "../../src/operations/rank/kept-evaluations.ts";
 import type { ImageIntake } from "../../src/operations/shared/prepare-image.ts";
 import { evaluationFixture } from "@adrank/bus-contracts/testing";
 
@@ -171,6 +171,28 @@ describe("reuse planned while a request is prepared", () => {
     expect(await assetKeeping(kept, "acct_a", reuse!).reusable(0, [job])).toEqual([null]);
     expect(await assetKeeping(kept, "acct_a", null).reusable(0, [job])).toEqual([null]);
     await tick();
+  });
+});
+
+describe("decoding before the reservation has a quota per account", () => {
+  it("decodes an account's images before its reservation at most EARLY_LOOKUPS_PER_MINUTE times a minute, then leaves the look-up to the run", async () => {
+    let clock = 60_000;
+    const { kept } = store({ now: () => clock });
+    for (let i = 0; i < EARLY_LOOKUPS_PER_MINUTE; i++) expect(kept.mayLookUpEarly("acct_a")).toBe(true);
+    intake.taken.length = 0;
+    const [over] = await planReuse(kept, intake, "acct_a", [plan]);
+    // Nothing decoded, nothing found early: everything is reserved and looked up in the run.
+    expect(intake.taken).toEqual([]);
+    expect(over).toEqual({ methodKey: METHOD, found: new Map(), lookedUp: new Set() });
+    expect(reservedUnits(plan.maxEvaluations, [over!])).toBe(plan.maxEvaluations);
+    // Another account has a quota of its own, and the next minute a new one.
+    const [other] = await planReuse(kept, intake, "acct_b", [plan]);
+    expect([...other!.lookedUp].sort()).toEqual([0, 2, 3]);
+    clock += 60_000;
+    intake.taken.length = 0;
+    await planReuse(kept, intake, "acct_a", [plan]);
+    expect(intake.taken.length).toBeGreaterThan(0);
+    await kept.close();
   });
 });
 

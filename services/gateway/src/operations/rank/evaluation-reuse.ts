@@ -37,14 +37,15 @@ const isDataUri = (url: string) => /^data:/i.test(url.trim());
 
 /**
  * Finds the kept evaluations of every ranking's assets whose image is in the body, for
- * `accountId`. Each image is taken in once, whatever the number of rankings (the intake caches
+ * `accountId`, within the account's quota of such early look-ups (EARLY_LOOKUPS_PER_MINUTE). Each image is taken in once, whatever the number of rankings (the intake caches
  * it for the run, which takes it in again). An image that fails intake is left to the run, which
  * reports it; a store that does not answer finds nothing.
  */
 export async function planReuse(kept: KeptEvaluations, intake: ImageIntake, accountId: string, plans: readonly RankPlan[]): Promise<PlannedReuse[]> {
   const methodKey = await kept.currentMethodKey();
   const none = (): PlannedReuse => ({ methodKey, found: new Map(), lookedUp: new Set() });
-  if (methodKey === null || plans.length === 0) return plans.map(none);
+  // Over the account's quota of decoding before the ledger has admitted anything: looked up in the run instead.
+  if (methodKey === null || plans.length === 0 || !kept.mayLookUpEarly(accountId)) return plans.map(none);
   const images = new Map<number, ImageRef & { hasVisualContent: boolean }>();
   await Promise.all(
     plans[0]!.assets.map(async (asset) => {

@@ -2,6 +2,7 @@ import { Evaluation } from "@adrank/bus-contracts";
 import type { KeptEvaluation, KeptEvaluationsRepository } from "@adrank/db/repositories";
 import { keptEvaluationKey, type KeyedJob } from "./kept-evaluation-key.ts";
 import { createGroupWriter } from "../../lifecycle/group-writer.ts";
+import { CALL_WINDOW_MAX_ACCOUNTS, createCallWindow } from "../shared/call-window.ts";
 
 export interface KeptEvaluationsLogger {
   info(obj: object, msg?: string): void;
@@ -22,6 +23,15 @@ export interface KeptEvaluationsDeps {
 
 /** How long the scorers' method key is trusted before they are asked again. */
 export const METHOD_KEY_TTL_MS = 10_000;
+/**
+ * Requests per account and minute, on one gateway, whose images in the body are decoded to be
+ * looked up before their reservation. That decoding happens before the ledger can refuse the
+ * request (402, 429), so without a quota an account with no credits could make the gateway
+ * decode images for free; beyond it a request still reuses, but is looked up in its run, after
+ * the reservation, like an image URL. 240 is the ledger's default account request window, so a
+ * refused request can cost no more decoding than an admitted one.
+ */
+export const EARLY_LOOKUPS_PER_MINUTE = 240;
 /** How often expired evaluations are swept, and how many one statement deletes. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 const SWEEP_BATCH = 1_000;
@@ -42,6 +52,7 @@ export function createKeptEvaluations(deps: KeptEvaluationsDeps) {
   const writes = new Set<Promise<void>>();
   let methodKey: { value: Promise<string | null>; until: number; answered?: string | null } | null = null;
   let timer: NodeJS.Timeout | null = null;
+  const earlyLookups = createCallWindow({ limit: EARLY_LOOKUPS_PER_MINUTE, windowMs: 60_000, maxAccounts: CALL_WINDOW_MAX_ACCOUNTS, now });
 
   const sweep = async (): Promise<number> => {
     let deleted = 0;
@@ -95,6 +106,11 @@ export function createKeptEvaluations(deps: KeptEvaluationsDeps) {
         const parsed = Evaluation.safeParse(found.get(key));
         return parsed.success && parsed.data.methodKey === methodKey ? parsed.data : null;
       });
+    },
+
+    /** Whether `accountId` may have its images decoded before its reservation once more this minute (EARLY_LOOKUPS_PER_MINUTE); counts the one it allows. */
+    mayLookUpEarly(accountId: string): boolean {
+      return earlyLookups.take(accountId).ok;
     },
 
     /** Deletes expired evaluations of this namespace in bounded batches; returns how many. */
