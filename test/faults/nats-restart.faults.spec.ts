@@ -210,7 +210,11 @@ describe("NATS restarts during traffic", () => {
       const stored = await eventually(async () => {
         const r = await call(gateway.baseUrl, "GET", `/api/v1/requests/${requestId}`, { key: account.key });
         return r.status === 200 && r.body.summary.credits_status === "confirmed" ? r.body : undefined;
-      }, 40_000, "the stored answer to show the confirmed charge");
+      }, 40_000, "the stored answer to show the confirmed charge").catch((err: unknown) => {
+        // What the relay and the ledger said meanwhile, for whoever reads the failure.
+        const relayed = stack.output().split("\n").filter((l) => /settle|relay|outbox/i.test(l)).slice(-30).join("\n");
+        throw new Error(`${err instanceof Error ? err.message : String(err)}\n${relayed}`);
+      });
       const confirmedMs = Math.round(performance.now() - confirmedAt);
       expect(stored.summary).toMatchObject({ credits_used: 1, credits_remaining: 19, credits_status: "confirmed" });
       // Whichever gateway's relay applied it (every gateway runs one), none is pending any more.

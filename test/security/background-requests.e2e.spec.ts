@@ -28,7 +28,11 @@ function watchRuns(stack: Stack) {
   })();
   void (async () => {
     for await (const m of results) {
-      const run = runs.get(m.subject.split(".")[2] ?? "");
+      // A result's subject ends with its job id, which starts with the id its run's jobs travel
+      // under (`<run>_<asset>_<layer>`), whether it went to the gateway's router or, from an
+      // older worker, to the run's own subject.
+      const jobId = m.subject.split(".").at(-1) ?? "";
+      const run = runs.get(jobId.split("_")[0] ?? "");
       if (run) run.end = performance.now();
     }
   })();
